@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Benchmark: casting (720 lessons, a year of hourly moments, vs kinliuren when installed) and
+judging (KB compile time, per-board judge time over the 720 lessons).
+
+    python bench/bench.py              # everything
+    python bench/bench.py --cast-only  # casting only
+
+A script, not a test: it prints figures; nothing asserts on time.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import pathlib
+import statistics
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+
+import importlib  # noqa: E402
+
+from engine import cast  # noqa: E402
+from engine.symbols import BRANCHES, JIAZI, STEMS  # noqa: E402
+
+# 月將 -> a 節氣 whose 月將 it is, for feeding kinliuren the same lesson
+KIN_JIEQI = {"亥": "雨水", "戌": "春分", "酉": "穀雨", "申": "小滿", "未": "夏至", "午": "大暑",
+             "巳": "處暑", "辰": "秋分", "卯": "霜降", "寅": "小雪", "丑": "冬至", "子": "大寒"}
+ZI_HOUR = {s: h for s, h in zip(STEMS, "甲子 丙子 戊子 庚子 壬子 甲子 丙子 戊子 庚子 壬子".split())}
+
+
+def stats(name, times, n=None):
+    times = sorted(times)
+    med = statistics.median(times)
+    p95 = times[int(len(times) * 0.95) - 1]
+    print(f"  {name:<42} n={n or len(times):<6} median {med * 1e6:9.1f} µs   p95 {p95 * 1e6:9.1f} µs   "
+          f"total {sum(times):7.3f} s")
+    return med
+
+
+def lessons():
+    return [(d, BRANCHES[off]) for d in JIAZI for off in range(12)]
+
+
+def bench_cast():
+    c = cast
+    ec = importlib.import_module("engine.cast")   # the module (engine.cast the name is the function)
+    print("casting")
+    t0 = time.perf_counter()
+    cast(day="甲子", on="子加子")
+    print(f"  first cast (loads kb/core)                 {(time.perf_counter() - t0) * 1e3:9.1f} ms")
+    ls = lessons()
+    for fn in (ec.structure, ec.generals, ec.day_tables):
+        fn.cache_clear()
+    cold = []
+    for d, j in ls:
+        t = time.perf_counter()
+        c(day=d, jiang=j, hour="子")
+        cold.append(time.perf_counter() - t)
+    stats("720 lessons, cold (first time each)", cold)
+    warm = []
+    for d, j in ls:
+        t = time.perf_counter()
+        c(day=d, jiang=j, hour="子")
+        warm.append(time.perf_counter() - t)
+    ours = stats("720 lessons, warm", warm)
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    hourly = []
+    for h in range(24 * 365):
+        m = start + dt.timedelta(hours=h)
+        t = time.perf_counter()
+        c(m)
+        hourly.append(time.perf_counter() - t)
+    stats("a year of hourly moments (2026)", hourly)
+    try:
+        from kinliuren import kinliuren as kin
+    except ImportError:
+        print("  kinliuren not installed: pip install kinliuren to compare")
+        return
+    kt, fails = [], 0
+    for d, j in ls:
+        t = time.perf_counter()
+        try:
+            kin.Liuren(KIN_JIEQI[j], "正", d, ZI_HOUR[d[0]]).result(0)
+        except Exception:
+            fails += 1
+        kt.append(time.perf_counter() - t)
+    theirs = stats("kinliuren, the same 720 lessons", kt)
+    print(f"  kinliuren failed on {fails} of 720 lessons")
+    print(f"  ratio kinliuren / ours (warm median): {theirs / ours:8.1f}×")
+    print(f"  ratio kinliuren / ours (cold median): {theirs / statistics.median(cold):8.1f}×")
+
+
+def bench_judge(kb_dir=None):
+    print("judging")
+    from engine.judge import engine_for, judge
+    t0 = time.perf_counter()
+    eng = engine_for(kb_dir)
+    compile_s = time.perf_counter() - t0
+    print(f"  KB load + compile ({eng.rule_count} experta rules, {eng.static_count} table facts): "
+          f"{compile_s:7.3f} s")
+    times, fired = [], []
+    for d, j in lessons():
+        b = cast(day=d, jiang=j, hour="子", month="丙寅")
+        t = time.perf_counter()
+        r = judge(b, kb=kb_dir)
+        times.append(time.perf_counter() - t)
+        fired.append(len(r.fired))
+    stats("judge, 720 lessons (with month)", times)
+    print(f"  firings per board: median {statistics.median(fired)}, max {max(fired)}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cast-only", action="store_true")
+    ap.add_argument("--judge-only", action="store_true")
+    ap.add_argument("--kb", help="another KB folder")
+    a = ap.parse_args()
+    if not a.judge_only:
+        bench_cast()
+    if not a.cast_only:
+        try:
+            import engine.judge  # noqa: F401
+        except ImportError:
+            print("judging: not available yet")
+            return
+        bench_judge(a.kb)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""From a moment to the casting inputs: 四柱, 節氣, 中氣 and 月將, 占時.
+
+lunar-python is the calendar.  Its 節氣 instants are in China time (UTC+8), so the year and
+month pillars and the 節氣/中氣 are taken at the moment's absolute instant seen in UTC+8,
+while the day pillar, the hour and 占時 follow the moment's own local clock.
+"""
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import functools
+import re
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .errors import InputError
+from .symbols import BRANCHES, JIAZI, STEMS, jiazi_index
+
+CHINA = dt.timezone(dt.timedelta(hours=8))
+YEAR_RANGE = (1901, 2099)
+
+# lunar-python names some 節氣 in simplified characters, and those of the neighbouring years
+# by pinyin keys; the board shows traditional names.
+JIEQI_NAMES = {
+    "立春": "立春", "雨水": "雨水", "惊蛰": "驚蟄", "驚蟄": "驚蟄", "春分": "春分", "清明": "清明",
+    "谷雨": "穀雨", "穀雨": "穀雨", "立夏": "立夏", "小满": "小滿", "小滿": "小滿", "芒种": "芒種",
+    "芒種": "芒種", "夏至": "夏至", "小暑": "小暑", "大暑": "大暑", "立秋": "立秋", "处暑": "處暑",
+    "處暑": "處暑", "白露": "白露", "秋分": "秋分", "寒露": "寒露", "霜降": "霜降", "立冬": "立冬",
+    "小雪": "小雪", "大雪": "大雪", "冬至": "冬至", "小寒": "小寒", "大寒": "大寒",
+    "DONG_ZHI": "冬至", "XIAO_HAN": "小寒", "DA_HAN": "大寒", "LI_CHUN": "立春", "YU_SHUI": "雨水",
+    "JING_ZHE": "驚蟄", "DA_XUE": "大雪",
+}
+
+_ISO = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}[T ]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?"
+                  r"(Z|[+-]\d{2}:?\d{2})?$")
+
+
+def zone(tz):
+    """A tzinfo for an IANA name, or the machine's zone for None."""
+    if tz is None:
+        return None
+    try:
+        return ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        raise InputError(f"unknown time zone {tz!r} (use an IANA name such as Asia/Shanghai or Europe/Paris)") from None
+
+
+def parse_moment(moment, tz=None):
+    """ISO date-time with an offset, or a local date-time read in `tz` (default: this machine's zone)."""
+    if isinstance(moment, dt.datetime):
+        m = moment
+    else:
+        s = str(moment).strip()
+        if not _ISO.match(s):
+            raise InputError(
+                f"cannot read the moment {moment!r}: give a date and a time, e.g. 2026-11-30T14:05+08:00 "
+                "or '2026-11-30 14:05' with --tz Asia/Shanghai")
+        try:
+            m = dt.datetime.fromisoformat(s.replace("Z", "+00:00"))
+        except ValueError:
+            raise InputError(f"cannot read the moment {moment!r}: not a real date or time") from None
+    z = zone(tz)
+    if m.tzinfo is None:
+        m = m.replace(tzinfo=z) if z else m.astimezone()
+    elif z is not None:
+        m = m.astimezone(z)
+    if not YEAR_RANGE[0] <= m.year <= YEAR_RANGE[1] or not YEAR_RANGE[0] <= m.astimezone(CHINA).year <= YEAR_RANGE[1]:
+        raise InputError(f"the moment {moment!r} is outside the calendar's range "
+                         f"({YEAR_RANGE[0]}–{YEAR_RANGE[1]})")
+    return m
+
+
+def now(tz=None):
+    z = zone(tz)
+    return dt.datetime.now(z) if z else dt.datetime.now().astimezone()
+
+
+def _solar(m):
+    from lunar_python import Solar
+    return Solar.fromYmdHms(m.year, m.month, m.day, m.hour, m.minute, m.second)
+
+
+ZHONGQI = frozenset("雨水 春分 穀雨 小滿 夏至 大暑 處暑 秋分 霜降 小雪 冬至 大寒".split())
+
+
+@functools.lru_cache(maxsize=16)
+def _terms(year):
+    """All 節氣 instants lunar-python gives around a year, as sorted (naive China time, name)."""
+    from lunar_python import Solar
+    table = Solar.fromYmd(year, 6, 1).getLunar().getJieQiTable()
+    out = set()
+    for name, sol in table.items():
+        out.add((dt.datetime(sol.getYear(), sol.getMonth(), sol.getDay(), sol.getHour(), sol.getMinute(),
+                             sol.getSecond()), JIEQI_NAMES[name]))
+    return sorted(out)
+
+
+@functools.lru_cache(maxsize=16)
+def _terms_around(year):
+    return sorted(set(_terms(year - 1) + _terms(year) + _terms(year + 1)))
+
+
+def _prev_terms(cn):
+    """(previous term, previous 節, previous 中氣) at a naive China-time instant."""
+    terms = _terms_around(cn.year)
+    i = bisect.bisect_right(terms, (cn, "\uffff")) - 1
+    prev = terms[i]
+    jie = next(t for t in reversed(terms[:i + 1]) if t[1] not in ZHONGQI)
+    qi = next(t for t in reversed(terms[:i + 1]) if t[1] in ZHONGQI)
+    return prev, jie, qi
+
+
+_YEAR_MONTH = {}
+
+
+def _year_month(jie, cn):
+    """Year and month pillars: constant between two 節, so computed once per 節 (at `cn`)."""
+    if jie not in _YEAR_MONTH:
+        ec = _solar(cn).getLunar().getEightChar()
+        _YEAR_MONTH[jie] = (ec.getYear(), ec.getMonth())
+    return _YEAR_MONTH[jie]
+
+
+@functools.lru_cache(maxsize=4096)
+def _day_gz(y, m, d):
+    from lunar_python import Solar
+    return Solar.fromYmd(y, m, d).getLunar().getDayInGanZhi()
+
+
+def moment_inputs(m, day_boundary=23):
+    """Everything the caster needs from an aware datetime.
+
+    Year and month pillars, 節氣 and 中氣 come from lunar-python at the absolute instant in China
+    time; the day pillar from lunar-python for the local date; the hour pillar by 五鼠遁 from the
+    day of its 子 hour (23:00 already belongs to the next day's 子 hour, as lunar-python has it)."""
+    cn = m.astimezone(CHINA).replace(tzinfo=None)
+    (_, term), jie, qi = _prev_terms(cn)
+    year_gz, month_gz = _year_month(jie, cn)
+
+    local = m.replace(tzinfo=None)
+    date = local.date()
+    late = local.hour == 23
+    next_date = date + dt.timedelta(days=1)
+    day_gz = _day_gz(*(next_date if (late and day_boundary == 23) else date).timetuple()[:3])
+    zi_day = _day_gz(*(next_date if late else date).timetuple()[:3])
+    hb = ((local.hour + 1) // 2) % 12
+    hour_gz = STEMS[(STEMS.index(zi_day[0]) % 5 * 2 + hb) % 10] + BRANCHES[hb]
+
+    # the year number by 立春 (for 行年): the Gregorian year whose 干支 is the year pillar
+    y = cn.year
+    year_no = next(c for c in (y, y - 1, y + 1) if JIAZI[(c - 4) % 60] == year_gz)
+    return {
+        "year": year_gz, "month": month_gz, "day": day_gz, "hour": hour_gz,
+        "jieqi": term, "jie": jie[1], "jie_at": jie[0].isoformat(),
+        "zhongqi": qi[1], "zhongqi_at": qi[0].isoformat(),
+        "year_no": year_no,
+    }
+
+
+def year_of_birth(born):
+    """(year number by 立春, year 干支) from 1990 or 1990-02-01 (a date: 立春 decides the year)."""
+    s = str(born).strip()
+    if re.fullmatch(r"\d{4}", s):
+        y = int(s)
+        if not YEAR_RANGE[0] - 100 <= y <= YEAR_RANGE[1]:
+            raise InputError(f"--born {born!r}: the year must be between {YEAR_RANGE[0] - 100} and {YEAR_RANGE[1]}")
+        return y, JIAZI[(y - 4) % 60]
+    try:
+        d = dt.date.fromisoformat(s)
+    except ValueError:
+        raise InputError(f"--born {born!r}: give a year (1990) or a date (1990-02-01)") from None
+    from lunar_python import Solar
+    gz = Solar.fromYmdHms(d.year, d.month, d.day, 12, 0, 0).getLunar().getEightChar().getYear()
+    y = next(c for c in (d.year, d.year - 1) if JIAZI[(c - 4) % 60] == gz)
+    return y, gz
+
+
+def year_ganzhi(year):
+    """A year given as a number (2026) or as a 干支 (丙午) -> (number or None, 干支)."""
+    s = str(year).strip()
+    if re.fullmatch(r"\d{1,4}", s):
+        y = int(s)
+        return y, JIAZI[(y - 4) % 60]
+    if s in JIAZI:
+        return None, s
+    raise InputError(f"--year {year!r}: give a year number (2026) or its 干支 (丙午)")
+
+
+def branch_index(b):
+    return BRANCHES.index(b)
+
+
+def xingnian(year_no, birth_year, sex, start, direction):
+    """行年 干支 by 虛歲 age (1 at birth)."""
+    age = year_no - birth_year + 1
+    step = age - 1 if direction == "順" else -(age - 1)
+    return age, JIAZI[(jiazi_index(start) + step) % 60]

@@ -1,0 +1,402 @@
+"""起課: a pure function from the inputs to one frozen Board.
+
+The rules are those of ../shared/docs/casting.md (after 《六壬大全》); every table comes from
+kb/core, every 三傳 derivation step cites its verse from kb/core/casting.yaml.
+
+Everything structural (四課, 三傳 and how they were found) depends only on the day and on the
+offset of 月將 over 占時; the generals depend on that, the day stem and 晝/夜.  Both parts are
+memoised, so a cast costs a few dictionary lookups once warm.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+from .board import Board, Lesson, Step, Transmissions, Xun
+from .errors import InputError
+from .symbols import BRANCHES, JIAZI, STEMS, badd, bi, is_branch, is_stem, jiazi_index, parse_branch, parse_ganzhi
+from .tables import core
+
+# name -> (accepted values, default first, what it means)
+OPTIONS = {
+    "guiren": (("甲牛", "甲羊"), "貴人 school: 甲牛 《六壬大全》 (default) or 甲羊 《協紀辨方書》"),
+    "shehai": (("count", "mengzhong"), "涉害: count the 克 on the way home (default), or decide by 孟/仲 directly"),
+    "day_boundary": (("23", "0"), "the day turns at 23:00 (子初換日, default) or at 00:00"),
+    "yuejiang": (("zhongqi", "month"), "月將 changes at each 中氣 (default) or by the month (卷3 月將 table)"),
+}
+
+
+def default_options():
+    return {k: v[0][0] for k, v in OPTIONS.items()}
+
+
+def check_options(options):
+    out = default_options()
+    for k, v in options.items():
+        if k not in OPTIONS:
+            raise InputError(f"unknown option {k!r} (options: {', '.join(OPTIONS)})")
+        v = str(v)
+        if v not in OPTIONS[k][0]:
+            raise InputError(f"option {k}={v!r} is not one of {'|'.join(OPTIONS[k][0])}")
+        out[k] = v
+    return out
+
+
+# --------------------------------------------------------------------------- structure
+def _step(text, vid):
+    quote, book = core().verse(vid)
+    return Step(text=text, verse=quote, book=book, rule=vid)
+
+
+@functools.lru_cache(maxsize=None)
+def structure(day, offset, shehai="count"):
+    """(lessons ((upper, lower, lower_branch) ×4), (初, 中, 末), gate, subtype, steps)."""
+    T = core()
+    stem, zhi = day[0], day[1]
+    yy = T.yinyang[stem]
+    tian = lambda p: badd(p, offset)            # 天盤 over 地盤 p
+    under = lambda b: badd(b, -offset)          # 地盤 under 天盤 b
+    gong = T.jigong[stem]
+    u1 = tian(gong); u2 = tian(u1); u3 = tian(zhi); u4 = tian(u3)
+    lessons = ((u1, stem, gong), (u2, u1, u1), (u3, zhi, zhi), (u4, u3, u3))
+    steps = [_step(f"月將加占時：天盤移 {offset} 位（{'伏吟' if offset == 0 else '返吟' if offset == 6 else '各支加其位'}）", "plate"),
+             _step("四課：" + "　".join(f"{n}課 {u}/{l}" for n, (u, l, _) in zip("一二三四", lessons)), "lessons")]
+
+    def mid_last(first):
+        return first, tian(first), tian(tian(first))
+
+    # 伏吟 --------------------------------------------------------------
+    if offset == 0:
+        ke_lessons = [u for (u, l, _) in lessons if T.ke(l, u) or T.ke(u, l)]
+        gan_up, zhi_up = u1, u3
+        if ke_lessons:
+            first = ke_lessons[0]
+            steps.append(_step(f"伏吟有克：{first} 與其下相克，為用", "fuyin"))
+            origin = "干" if first == gan_up else "支"
+        elif yy == "陽":
+            first, origin = gan_up, "干"
+            steps.append(_step(f"伏吟無克，剛日取干上神 {first} 為用（自任）", "fuyin"))
+        else:
+            first, origin = zhi_up, "支"
+            steps.append(_step(f"伏吟無克，柔日取支上神 {first} 為用（自信）", "fuyin"))
+        subtype = "自任" if yy == "陽" else "自信"
+        if T.xing_of[first] == first:
+            mid = zhi_up if origin == "干" else gan_up
+            steps.append(_step(f"初傳 {first} 自刑，次傳取{'支' if origin == '干' else '干'}上神 {mid}", "fuyin-zixing"))
+        else:
+            mid = T.xing_of[first]
+            steps.append(_step(f"中傳取初傳所刑：{first} 刑 {mid}", "fuyin"))
+        if T.xing_of[mid] == mid:
+            last = T.chong_of[mid]
+            subtype = "杜傳"
+            steps.append(_step(f"中傳 {mid} 又自刑，末傳取其沖 {last}（杜傳）", "fuyin-zixing"))
+        else:
+            last = T.xing_of[mid]
+            steps.append(_step(f"末傳取中傳所刑：{mid} 刑 {last}", "fuyin"))
+        return lessons, (first, mid, last), "伏吟", subtype, tuple(steps)
+
+    # 賊克 -------------------------------------------------------------
+    zei = [(u, l, lb) for (u, l, lb) in lessons if T.ke(l, u)]
+    ke = [(u, l, lb) for (u, l, lb) in lessons if T.ke(u, l)]
+    fan = offset == 6
+    gate_prefix = "返吟" if fan else None
+
+    def desc(ls, rel):
+        return "、".join(f"{u}加{lb}" for (u, l, lb) in ls) + f"（{rel}）"
+
+    if zei or ke:
+        kind = "賊" if zei else "克"
+        cands = zei or ke
+        uppers = list(dict.fromkeys(u for (u, _, _) in cands))
+        if zei:
+            steps.append(_step("下賊上：" + desc(zei, "下克上"), "zeike"))
+        else:
+            steps.append(_step("無下賊，取上克下：" + desc(ke, "上克下"), "zeike"))
+        if len(uppers) == 1:
+            first = uppers[0]
+            subtype = "重審" if kind == "賊" else "元首"
+            steps.append(_step(f"只一課，{first} 為初傳（{subtype}）", "zeike"))
+            return lessons, mid_last(first), gate_prefix or "賊克", subtype, tuple(steps) + (_chuan_step(mid_last(first)),)
+        same = [u for u in uppers if T.yinyang[u] == yy]
+        if len(same) == 1:
+            first = same[0]
+            steps.append(_step(f"{'、'.join(uppers)} 俱{kind}；{'陽' if yy == '陽' else '陰'}日取{'陽' if yy == '陽' else '陰'}神 {first}（知一）", "biyong"))
+            return lessons, mid_last(first), gate_prefix or "比用", "知一", tuple(steps) + (_chuan_step(mid_last(first)),)
+        pool = same if same else uppers
+        steps.append(_step(f"{'、'.join(uppers)} 俱{kind}，" + ("俱比" if same else "俱不比") + "，入涉害", "biyong"))
+        first, subtype, more = _shehai(T, pool, kind, offset, stem, yy, u1, u3, shehai)
+        steps += more
+        return lessons, mid_last(first), gate_prefix or "涉害", subtype, tuple(steps) + (_chuan_step(mid_last(first)),)
+
+    # 返吟 without 克: 井欄射 ---------------------------------------------
+    if fan:
+        first = T.ma[zhi]
+        steps.append(_step(f"返吟無克：取日支 {zhi} 之驛馬 {first} 為初傳，中傳支上神 {u3}，末傳干上神 {u1}（井欄射）", "fanyin"))
+        return lessons, (first, u3, u1), "返吟", "井欄射", tuple(steps)
+
+    bazhuan = gong == zhi
+    distinct = list(dict.fromkeys((u, lb) for (u, _, lb) in lessons))
+
+    # 八專 (論克不論遙) ---------------------------------------------------
+    if bazhuan:
+        if yy == "陽":
+            first = badd(u1, 2)
+            steps.append(_step(f"八專無克（論克不論遙）：剛日自干上神 {u1} 順數三位得 {first} 為初傳，中末皆干上神", "bazhuan"))
+        else:
+            first = badd(u4, -2)
+            steps.append(_step(f"八專無克（論克不論遙）：柔日自第四課上神 {u4} 逆數三位得 {first} 為初傳，中末皆干上神", "bazhuan"))
+        subtype = "獨足" if first == u1 else "八專"
+        return lessons, (first, u1, u1), "八專", subtype, tuple(steps)
+
+    # 遙克 -------------------------------------------------------------
+    uppers = list(dict.fromkeys(u for (u, _, _) in lessons[1:]))
+    hao = [u for u in uppers if T.ke(u, stem)]
+    tan = [u for u in uppers if T.ke(stem, u)]
+    if hao or tan:
+        group, subtype = (hao, "蒿矢") if hao else (tan, "彈射")
+        what = "神遙克日" if hao else "日遙克神"
+        same = [u for u in group if T.yinyang[u] == yy]
+        pick = same if same else group
+        # Over the 720 lessons the day's yin/yang always leaves exactly one (tests/test_cast.py).
+        assert len(pick) == 1, (day, offset, pick)
+        first = pick[0]
+        note = "" if len(group) == 1 else f"，{'、'.join(group)} 中取與日同陰陽者"
+        steps.append(_step(f"四課無克，{what}：{'、'.join(group)}{note}，{first} 為初傳（{subtype}）", "yaoke"))
+        return lessons, mid_last(first), "遙克", subtype, tuple(steps) + (_chuan_step(mid_last(first)),)
+
+    # 昴星 / 別責 --------------------------------------------------------
+    if len(distinct) == 4:
+        if yy == "陽":
+            first = tian("酉")
+            steps.append(_step(f"無克無遙，四課俱全：剛日仰視酉上神 {first} 為初傳", "maoxing"))
+            steps.append(_step(f"剛日先辰後日：中傳支上神 {u3}，末傳干上神 {u1}（虎視）", "maoxing-order"))
+            return lessons, (first, u3, u1), "昴星", "虎視", tuple(steps)
+        first = under("酉")
+        steps.append(_step(f"無克無遙，四課俱全：柔日俯察天盤酉下之地盤 {first} 為初傳", "maoxing"))
+        steps.append(_step(f"柔日先日後辰：中傳干上神 {u1}，末傳支上神 {u3}（冬蛇掩目）", "maoxing-order"))
+        return lessons, (first, u1, u3), "昴星", "冬蛇掩目", tuple(steps)
+    if yy == "陽":
+        partner = T.ganhe[stem]
+        first = tian(T.jigong[partner])
+        steps.append(_step(f"無克無遙，四課不全：剛日取干合 {partner}（寄{T.jigong[partner]}）上神 {first} 為初傳，中末皆干上神 {u1}", "biezhe"))
+    else:
+        members = T.sanhe_members[T.sanhe_group[zhi]]
+        first = members[(members.index(zhi) + 1) % 3]
+        steps.append(_step(f"無克無遙，四課不全：柔日取支前三合 {first} 為初傳，中末皆干上神 {u1}", "biezhe"))
+    return lessons, (first, u1, u1), "別責", "別責", tuple(steps)
+
+
+def _chuan_step(chuan):
+    a, b, c = chuan
+    return _step(f"初傳 {a}，{a} 上見 {b} 為中傳，{b} 上見 {c} 為末傳", "chuanfa")
+
+
+def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method):
+    """Choose among several candidates by 涉害; returns (first, subtype, steps)."""
+    steps = []
+    under = lambda b: badd(b, -offset)
+    if method == "count":
+        depth = {}
+        for u in pool:
+            start = under(u)
+            n, seen = 0, []
+            for k in range(1, (bi(u) - bi(start)) % 12):
+                q = badd(start, k)
+                hits = [x for x in (q,) + T.lodged[q]
+                        if (T.ke(x, u) if kind.endswith("賊") else T.ke(u, x))]
+                n += len(hits)
+                seen += hits
+            depth[u] = n
+            steps.append(_step(f"{u}加{start}，歸本家 {u}，歷 {'、'.join(seen) or '無'}，{n} 重", "shehai"))
+        best = max(depth.values())
+        tied = [u for u in pool if depth[u] == best]
+        if len(tied) == 1:
+            steps.append(_step(f"{tied[0]} 涉害最深，為初傳", "shehai"))
+            return tied[0], "涉害", steps
+        steps.append(_step(f"{'、'.join(tied)} 涉害俱 {best} 重，深淺相等", "shehai-tie"))
+    else:
+        tied = list(pool)
+        steps.append(_step(f"{'、'.join(tied)}：不計涉害之數，逕以孟仲定之（shehai=mengzhong）", "shehai-tie"))
+    meng = [u for u in tied if T.mzj[under(u)] == "孟"]
+    if len(meng) == 1:
+        steps.append(_step(f"{meng[0]} 臨孟（{under(meng[0])}），為初傳（見機）", "shehai-tie"))
+        return meng[0], "見機", steps
+    if not meng:
+        zhong = [u for u in tied if T.mzj[under(u)] == "仲"]
+        if len(zhong) == 1:
+            steps.append(_step(f"{zhong[0]} 臨仲（{under(zhong[0])}），為初傳（察微）", "shehai-tie"))
+            return zhong[0], "察微", steps
+    first = gan_up if yy == "陽" else zhi_up
+    steps.append(_step(f"孟仲亦等，{'剛日取干上神' if yy == '陽' else '柔日取支上神'} {first} 為初傳（復等）", "shehai-tie"))
+    return first, "復等", steps
+
+
+@functools.lru_cache(maxsize=None)
+def generals(stem, offset, daytime, school):
+    """(generals on 天盤 子..亥, noble branch, direction)."""
+    T = core()
+    g = T.guiren[school][stem][0 if daytime else 1]
+    earth = badd(g, -offset)
+    direction = T.shunni[earth]
+    sign = 1 if direction == "順" else -1
+    gens = tuple(T.generals[(sign * (bi(b) - bi(g))) % 12] for b in BRANCHES)
+    return gens, g, direction
+
+
+@functools.lru_cache(maxsize=None)
+def day_tables(day):
+    """xun, void, 遁干, 六親 and 長生 of every branch for a day."""
+    T = core()
+    i = jiazi_index(day)
+    head = JIAZI[i - i % 10]
+    tail = JIAZI[i - i % 10 + 9]
+    xun = Xun(name=head, head=head[1], tail=tail[1])
+    void = tuple(T.xunkong[head])
+    dungan = tuple(STEMS[k] if k < 10 else "" for k in ((bi(b) - bi(head[1])) % 12 for b in BRANCHES))
+    stem = day[0]
+    liuqin = tuple(T.liuqin[(stem, b)] for b in BRANCHES)
+    changsheng = tuple(T.changsheng[(stem, b)][1] for b in BRANCHES)
+    return xun, void, dungan, liuqin, changsheng
+
+
+# --------------------------------------------------------------------------- inputs
+_ON = re.compile(r"^(.)加(.)$")
+
+
+def parse_on(on):
+    """'亥加丑' -> (亥, 丑); a stem stands for its 寄宮 ('午加辛' -> (午, 戌))."""
+    m = _ON.match(str(on).strip())
+    if not m:
+        raise InputError(f"--on {on!r}: write 月將加占時 such as 亥加丑 (a branch 加 a branch or a stem)")
+    j, h = m.groups()
+    if not is_branch(j):
+        raise InputError(f"--on {on!r}: {j!r} is not a branch (one of 子丑寅卯辰巳午未申酉戌亥)")
+    if is_stem(h):
+        return j, core().jigong[h]
+    if not is_branch(h):
+        raise InputError(f"--on {on!r}: {h!r} is neither a branch nor a stem")
+    return j, h
+
+
+def _bool_or_none(v, what):
+    if v is None or isinstance(v, bool):
+        return v
+    raise InputError(f"{what} must be true, false or absent")
+
+
+def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, tz=None,
+         born=None, sex=None, year=None, month=None, **options):
+    """Cast the board.  Either a moment (ISO string or aware datetime; None = now), or
+    explicit `day` with `jiang` + `hour` or `on` ('亥加丑').  See OPTIONS for **options."""
+    from . import calendar as cal
+    opts = check_options(options)
+    T = core()
+    night = _bool_or_none(night, "night")
+    notes = []
+    explicit = any(x is not None for x in (day, jiang, hour, on))
+    pillars = [None, None, None, None]
+    jieqi = zhongqi = moment_iso = None
+    year_no = None
+    month_branch = None
+    taisui = None
+
+    if explicit:
+        if moment is not None:
+            raise InputError("give either a moment or --day with --jiang/--hour (or --on), not both")
+        if day is None:
+            raise InputError("--jiang/--hour/--on need --day (the day 干支, e.g. 丁卯)")
+        day = parse_ganzhi(day, "--day")
+        if on is not None:
+            if jiang is not None or hour is not None:
+                raise InputError("give --on (亥加丑) or --jiang with --hour, not both")
+            jiang, hour = parse_on(on)
+        else:
+            if jiang is None or hour is None:
+                raise InputError("an explicit cast needs --jiang and --hour (or --on 亥加丑)")
+            jiang = parse_branch(jiang, "--jiang")
+            hour = parse_branch(hour, "--hour")
+        pillars[2] = day
+        if year is not None:
+            year_no, ygz = cal.year_ganzhi(year)
+            pillars[0] = ygz
+            taisui = ygz[1]
+        else:
+            notes.append("太歲 unknown: give --year (e.g. 2026 or 丙午)")
+        if month is not None:
+            mgz = parse_ganzhi(month, "--month")
+            pillars[1] = mgz
+            month_branch = mgz[1]
+        else:
+            notes.append("月建 and season unknown: give --month (e.g. 己亥)")
+    else:
+        m = cal.now(tz) if moment is None else cal.parse_moment(moment, tz)
+        if year is not None or month is not None:
+            raise InputError("--year/--month are for explicit casts; a moment fixes them itself")
+        inp = cal.moment_inputs(m, int(opts["day_boundary"]))
+        moment_iso = m.isoformat(timespec="minutes")
+        pillars = [inp["year"], inp["month"], inp["day"], inp["hour"]]
+        day = inp["day"]
+        hour = inp["hour"][1]
+        month_branch = inp["month"][1]
+        taisui = inp["year"][1]
+        year_no = inp["year_no"]
+        jieqi, zhongqi = inp["jieqi"], inp["zhongqi"]
+        if opts["yuejiang"] == "month":
+            jiang = T.jiang_by_month[T.month_name[month_branch]]
+        else:
+            jiang = T.zhongqi_jiang[zhongqi]
+
+    daytime = T.zhouye[hour] == "晝" if night is None else not night
+    offset = (bi(jiang) - bi(hour)) % 12
+    ls, chuan, gate, subtype, steps = structure(day, offset, opts["shehai"])
+    gens, noble, direction = generals(day[0], offset, daytime, opts["guiren"])
+    genmap = dict(zip(BRANCHES, gens))
+    lessons = tuple(Lesson(u, l, lb, genmap[u]) for (u, l, lb) in ls)
+    xun, void, dungan, liuqin, changsheng = day_tables(day)
+
+    season = T.season[month_branch] if month_branch else None
+    wangxiang = ()
+    if season:
+        by_el = {}
+        for b in BRANCHES:
+            by_el.setdefault(T.element[b], T.by_season[(season[1], b)])
+        wangxiang = tuple(sorted(by_el.items(), key=lambda kv: "木火土金水".index(kv[0])))
+
+    benming = benming_gz = xn = xn_gz = None
+    if sex is not None and str(sex) not in ("m", "f", "男", "女"):
+        raise InputError(f"--sex {sex!r}: use m or f")
+    sexname = {"m": "男", "f": "女"}.get(str(sex), sex) if sex is not None else None
+    if born is not None:
+        by, benming_gz = cal.year_of_birth(born)
+        benming = benming_gz[1]
+        if sexname is None:
+            notes.append("行年 unknown: give --sex m|f")
+        elif year_no is None:
+            notes.append("行年 unknown: the cast year is needed as a number (--year 2026)")
+        elif year_no < by:
+            raise InputError(f"--born {born!r} is after the cast year {year_no}")
+        else:
+            start, direction_ = T.xingnian[sexname]
+            _, xn_gz = cal.xingnian(year_no, by, sexname, start, direction_)
+            xn = xn_gz[1]
+    elif sexname:
+        notes.append("本命 and 行年 unknown: give --born")
+
+    return Board(
+        day=day, day_yinyang=T.yinyang[day[0]], jiang=jiang, jiang_name=T.jiang_name[jiang], hour=hour,
+        offset=offset, daytime=daytime, plate_t=tuple(badd(b, offset) for b in BRANCHES),
+        generals_t=gens, noble_branch=noble, noble_dir=direction, lessons=lessons,
+        transmissions=Transmissions(chuan, gate, subtype, steps), xun=xun, void=void,
+        dungan_t=dungan, liuqin_t=liuqin, changsheng_t=changsheng,
+        options=tuple(sorted(opts.items())), pillars=tuple(pillars), jieqi=jieqi, zhongqi=zhongqi,
+        moment=moment_iso, month_branch=month_branch, season=season, wangxiang=wangxiang,
+        taisui=taisui, benming=benming, benming_gz=benming_gz, xingnian=xn, xingnian_gz=xn_gz,
+        born=str(born) if born is not None else None, sex=sexname, notes=tuple(notes))
+
+
+def lesson_table(day=None, **options):
+    """The 720 lessons (or one day's 12): each day × offset, 占時 子, 月將 = the offset's branch."""
+    days = [parse_ganzhi(day, "--day")] if day else list(JIAZI)
+    for d in days:
+        for off in range(12):
+            yield off, cast(day=d, jiang=BRANCHES[off], hour="子", **options)

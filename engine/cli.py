@@ -1,0 +1,121 @@
+"""The `liuren` command line.  Any user error prints one line on stderr and exits 2."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import _compat  # noqa: F401
+from .errors import LiurenError
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit status 2."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _cast_args(p):
+    g = p.add_argument_group("the moment or the board")
+    g.add_argument("moment", nargs="?", help="ISO date-time (2026-11-30T14:05+08:00) or local '2026-11-30 14:05'; default: now")
+    g.add_argument("--tz", help="IANA zone for a local moment (default: this machine's zone)")
+    g.add_argument("--day", help="explicit cast: the day 干支, e.g. 丁卯")
+    g.add_argument("--jiang", help="explicit cast: 月將 branch, e.g. 亥")
+    g.add_argument("--hour", help="explicit cast: 占時 branch, e.g. 丑")
+    g.add_argument("--on", help="explicit cast: 月將加占時, e.g. 亥加丑 (a stem stands for its 寄宮: 午加辛)")
+    dn = g.add_mutually_exclusive_group()
+    dn.add_argument("--night", action="store_true", help="use the night 貴人 whatever the hour")
+    dn.add_argument("--daytime", action="store_true", help="use the day 貴人 whatever the hour")
+    g.add_argument("--year", help="explicit cast: the year (2026 or 丙午) for 太歲 and 行年")
+    g.add_argument("--month", help="explicit cast: the month 干支 (己亥) for 月建 and the season")
+    g.add_argument("--born", help="birth year (1990) or date (1990-02-01) for 本命 and 行年")
+    g.add_argument("--sex", help="m or f (行年)")
+    o = p.add_argument_group("casting options (default first)")
+    o.add_argument("--guiren", help="甲牛|甲羊: 貴人 school")
+    o.add_argument("--shehai", help="count|mengzhong: how 涉害 decides")
+    o.add_argument("--day-boundary", dest="day_boundary", help="23|0: hour at which the day turns")
+    o.add_argument("--yuejiang", help="zhongqi|month: when 月將 changes")
+
+
+def cast_kwargs(a):
+    kw = {}
+    for k in ("tz", "day", "jiang", "hour", "on", "year", "month", "born", "sex",
+              "guiren", "shehai", "day_boundary", "yuejiang"):
+        v = getattr(a, k, None)
+        if v is not None:
+            kw[k] = v
+    if getattr(a, "night", False):
+        kw["night"] = True
+    elif getattr(a, "daytime", False):
+        kw["night"] = False
+    if getattr(a, "moment", None) is not None:
+        kw["moment"] = a.moment
+    return kw
+
+
+def _dump(obj):
+    return json.dumps(obj, ensure_ascii=False, indent=2)
+
+
+def _board(a):
+    from .cast import cast
+    kw = cast_kwargs(a)
+    return cast(kw.pop("moment", None), **kw)
+
+
+# --------------------------------------------------------------------------- commands
+def cmd_cast(a):
+    from .render import board_text
+    b = _board(a)
+    print(_dump(b.to_dict()) if a.json else board_text(b))
+
+
+def cmd_table(a):
+    from .cast import lesson_table
+    from .render import table_line
+    opts = {k: v for k, v in cast_kwargs(a).items() if k in ("guiren", "shehai")}
+    rows = list(lesson_table(a.day, **opts))
+    if a.json:
+        print(_dump([dict(b.to_dict(), offset=off) for off, b in rows]))
+    else:
+        for off, b in rows:
+            print(table_line(off, b))
+
+
+def build_parser():
+    p = _Parser(prog="liuren", description="大六壬: cast a board, fire the classical rules, explain them.")
+    sub = p.add_subparsers(dest="cmd", parser_class=_Parser, required=True)
+
+    c = sub.add_parser("cast", help="cast the board for a moment or for explicit inputs")
+    _cast_args(c)
+    c.add_argument("--json", action="store_true", help="print the board as JSON")
+    c.set_defaults(fn=cmd_cast)
+
+    t = sub.add_parser("table", help="the 720 lessons (60 days × 12 offsets, 占時 子)")
+    t.add_argument("--day", help="only this day, e.g. 甲子")
+    t.add_argument("--guiren", help="甲牛|甲羊")
+    t.add_argument("--shehai", help="count|mengzhong")
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(fn=cmd_table)
+
+    return p
+
+
+def main(argv=None):
+    p = build_parser()
+    a = p.parse_args(argv)
+    try:
+        rc = a.fn(a)
+    except LiurenError as e:
+        print(f"liuren: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return 0
+    return rc or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

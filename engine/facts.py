@@ -1,0 +1,64 @@
+"""The board as facts: the built-in fact vocabulary and Board -> fact dicts.
+
+A fact is a dict whose key "t" is its type.  Built-in types are asserted from the cast board;
+every KB table is a fact type of its own (one fact per expanded row, with "id" = the row id); rules
+assert derived types (空, 煞, 見, 格 …) declared by their `then`.
+"""
+
+# type -> fields and what they mean (also printed by `liuren kb facts`)
+BUILTIN_FACTS = {
+    "位": {"fields": ["位", "支", "干", "干支"],
+          "doc": "a board position and its branch: 日干 (支 = its 寄宮, 干 = the stem), 日支, 干上, 干陰, 支上, "
+                 "支陰, 初傳, 中傳, 末傳, 占時, 月將, 旬首, 旬尾; when known 月建, 太歲, 本命, 行年 (干支 too)"},
+    "盤": {"fields": ["天", "地", "將"],
+          "doc": "the plate: 天盤 branch 天 sits on 地盤 position 地 and carries the general 將 (所乘 / 所臨)"},
+    "課": {"fields": ["課", "上", "下", "下支"],
+          "doc": "the four lessons 一二三四: 上 over 下 (lesson 一's 下 is the day stem, 下支 its 寄宮)"},
+    "傳": {"fields": ["初", "中", "末", "門", "體"],
+          "doc": "the three transmissions, with the gate (門) and subtype (體) that produced them"},
+    "日": {"fields": ["干", "支", "干支", "陰陽", "旬", "旬首", "旬尾"],
+          "doc": "the day: stem, branch, 陰陽 (陽 = 剛日, 陰 = 柔日), its 旬 (甲子 …) with 旬首/旬尾 branches"},
+    "時令": {"fields": ["月建", "四時", "五時"],
+            "doc": "the season (only when the month is known): 四時 春夏秋冬; 五時 also has 季 for 辰未戌丑 months"},
+    "晝夜": {"fields": ["晝夜"], "doc": "晝 or 夜, as used for 貴人"},
+    "遁": {"fields": ["支", "干"], "doc": "遁干: within the day's 旬 the branch 支 carries the stem 干"},
+    "問": {"fields": ["問"], "doc": "the question being asked (liuren judge --question)"},
+    "人": {"fields": ["性別"], "doc": "the asker's sex when given (男/女)"},
+}
+RESERVED_FIELDS = {"t", "id"}
+
+
+def board_facts(board, question=None):
+    """All built-in facts of a cast board, as dicts (deterministic order)."""
+    out = []
+
+    def add(t, **kw):
+        out.append({"t": t, **{k: v for k, v in kw.items() if v is not None}})
+
+    d = board.day
+    add("日", 干=d[0], 支=d[1], 干支=d, 陰陽=board.day_yinyang, 旬=board.xun.name,
+        旬首=board.xun.head, 旬尾=board.xun.tail)
+    for pos, branch in board.positions().items():
+        if pos == "日干":
+            add("位", 位="日干", 支=branch, 干=d[0])
+        elif pos in ("本命", "行年", "太歲", "月建") and board.ganzhi_of(pos):
+            add("位", 位=pos, 支=branch, 干支=board.ganzhi_of(pos))
+        else:
+            add("位", 位=pos, 支=branch)
+    for earth, heaven in board.plate_items():
+        add("盤", 天=heaven, 地=earth, 將=board.generals[heaven])
+    for n, l in zip("一二三四", board.lessons):
+        add("課", 課=n, 上=l.upper, 下=l.lower, 下支=l.lower_branch)
+    t = board.transmissions
+    add("傳", 初=t.branches[0], 中=t.branches[1], 末=t.branches[2], 門=t.gate, 體=t.subtype)
+    if board.season:
+        add("時令", 月建=board.month_branch, 四時=board.season[0], 五時=board.season[1])
+    add("晝夜", 晝夜="晝" if board.daytime else "夜")
+    for b, s in board.dungan.items():
+        if s:
+            add("遁", 支=b, 干=s)
+    if board.sex:
+        add("人", 性別=board.sex)
+    if question:
+        add("問", 問=question)
+    return out

@@ -1,0 +1,666 @@
+"""Loading and validating the knowledge base (kb/, YAML only).
+
+Every KB file is a YAML mapping with any of the keys ``tables``, ``rules``, ``macros``,
+``verses``, ``books``, ``docs``, ``options``, ``questions``.  The format is documented in
+kb/README.md; this module checks it and turns it into plain objects.  Any error names the
+file and the line (KBError); ``liuren kb check`` reports them all.
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import itertools
+import pathlib
+import re
+from dataclasses import dataclass, field
+
+import yaml
+
+from .errors import KBError
+from .facts import BUILTIN_FACTS, RESERVED_FIELDS
+
+VAR_RE = re.compile(r"^\$[^\s$]+$")
+VALENCES = ("吉", "凶", "平", "吉凶兩見", "視所乘")
+RULE_KINDS = ("格", "神煞", "斷", "總則", "類相", "起例", "占驗")
+SOURCE_KEYS_SEED = {"seed", "para", "quote", "note"}
+SOURCE_KEYS_DOC = {"doc", "section", "book", "quote", "note"}
+ROW_META = {"id", "name", "aliases", "labels", "source", "reading", "valence", "interpretation",
+            "variants", "examples", "unreachable", "note", "symmetric", "each", "defeats",
+            "defeated_by", "about"}
+RULE_KEYS = {"id", "name", "aliases", "labels", "kind", "when", "then", "as", "about", "reading",
+             "valence", "source", "variants", "interpretation", "defeats", "defeated_by",
+             "examples", "unreachable", "note", "question", "effect", "governs", "only"}
+TABLE_KEYS = {"id", "name", "aliases", "labels", "kind", "columns", "rows", "reading", "source",
+              "interpretation", "note", "valence"}
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+
+
+# --------------------------------------------------------------------------- YAML with lines
+class LMap(dict):
+    """A dict that remembers the line it started on and the line of each key."""
+    line = 0
+
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.key_lines = {}
+
+    def kline(self, key):
+        return self.key_lines.get(key, self.line)
+
+
+class LList(list):
+    line = 0
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    pass
+
+
+def _map(loader, node):
+    loader.flatten_mapping(node)
+    m = LMap()
+    m.line = node.start_mark.line + 1
+    for k_node, v_node in node.value:
+        k = loader.construct_object(k_node, deep=True)
+        if isinstance(k, (list, dict)):
+            raise KBError(loader.name, k_node.start_mark.line + 1, "a key must be a plain value")
+        if k in m:
+            raise KBError(loader.name, k_node.start_mark.line + 1, f"duplicate key {k!r}")
+        m[k] = loader.construct_object(v_node, deep=True)
+        m.key_lines[k] = k_node.start_mark.line + 1
+    return m
+
+
+def _seq(loader, node):
+    s = LList(loader.construct_object(c, deep=True) for c in node.value)
+    s.line = node.start_mark.line + 1
+    return s
+
+
+_Loader.add_constructor("tag:yaml.org,2002:map", _map)
+_Loader.add_constructor("tag:yaml.org,2002:seq", _seq)
+
+
+def read_yaml(path):
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise KBError(path, 0, f"cannot read: {e}") from None
+    loader = _Loader(text)
+    loader.name = str(path)
+    try:
+        return loader.get_single_data()
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line = mark.line + 1 if mark else 0
+        msg = " ".join(str(x) for x in (e.context, e.problem) if x)
+        raise KBError(path, line, f"YAML syntax: {msg}") from None
+    except yaml.YAMLError as e:
+        raise KBError(path, 0, f"YAML syntax: {e}") from None
+    finally:
+        loader.dispose()
+
+
+# --------------------------------------------------------------------------- model
+@dataclass
+class Entry:
+    """Anything a user can name: a rule or a named table row."""
+    id: str
+    name: str
+    kind: str
+    meta: dict
+    file: str
+    line: int
+
+    @property
+    def source(self):
+        return self.meta.get("source") or []
+
+    @property
+    def reading(self):
+        return self.meta.get("reading", "")
+
+    @property
+    def valence(self):
+        return self.meta.get("valence", "")
+
+    @property
+    def aliases(self):
+        return list(self.meta.get("aliases") or [])
+
+    @property
+    def interpretation(self):
+        return self.meta.get("interpretation")
+
+    @property
+    def variants(self):
+        return list(self.meta.get("variants") or [])
+
+
+@dataclass
+class Row(Entry):
+    table: str = ""
+    data: list = field(default_factory=list)          # expanded cell dicts, default reading
+    variant_data: dict = field(default_factory=dict)  # variant id -> expanded cell dicts
+
+
+@dataclass
+class Rule(Entry):
+    when: object = None
+    then: object = None
+    as_var: str | None = None
+    about: list = field(default_factory=list)
+
+
+@dataclass
+class Table:
+    id: str
+    name: str
+    kind: str
+    columns: list
+    rows: list            # list[Row] (named or anonymous)
+    meta: dict
+    file: str
+    line: int
+
+    def facts(self, variants=None):
+        """The table's rows as fact dicts, with the chosen variant of each row."""
+        variants = variants or {}
+        out = []
+        for row in self.rows:
+            data = row.data
+            choice = variants.get(row.id) if row.id else None
+            if choice is None and row.id and "*" in variants and variants["*"] in row.variant_data:
+                choice = variants["*"]
+            if choice:
+                data = row.variant_data.get(choice, data)
+            for cells in data:
+                f = dict(cells)
+                if row.id:
+                    f["id"] = row.id
+                out.append(f)
+        return out
+
+
+class KB:
+    def __init__(self, root):
+        self.root = pathlib.Path(root)
+        self.tables: dict[str, Table] = {}
+        self.rules: dict[str, Rule] = {}
+        self.rows: dict[str, Row] = {}
+        self.macros: dict[str, dict] = {}
+        self.verses: dict[str, dict] = {}
+        self.books: dict[str, dict] = {}
+        self.docs: dict[str, dict] = {}
+        self.options: dict[str, dict] = {}
+        self.questions: dict[str, dict] = {}
+        self.files: list[str] = []
+        self.derived: dict[str, set] = {}   # derived fact type -> fields produced
+
+    # ---- lookups
+    @property
+    def entries(self):
+        d = dict(self.rows)
+        d.update(self.rules)
+        return d
+
+    def find(self, key):
+        """Entries whose id, name or alias is `key` (a list: names can be shared)."""
+        ents = self.entries
+        if key in ents:
+            return [ents[key]]
+        return [e for e in ents.values() if e.name == key or key in e.aliases]
+
+    def suggest(self, key, n=5):
+        names = set(self.entries) | {e.name for e in self.entries.values()}
+        return difflib.get_close_matches(key, sorted(names), n=n, cutoff=0.3)
+
+    def book_of(self, src):
+        if "seed" in src:
+            b = self.books.get(src["seed"], {})
+            return b.get("book", src["seed"]), b.get("volume", "")
+        d = self.docs.get(src.get("doc"), {})
+        return src.get("book") or d.get("book", src.get("doc", "")), src.get("section", "")
+
+    def fact_fields(self, ftype):
+        if ftype in BUILTIN_FACTS:
+            return set(BUILTIN_FACTS[ftype]["fields"])
+        if ftype in self.tables:
+            return set(self.tables[ftype].columns) | {"id"}
+        if ftype in self.derived:
+            return set(self.derived[ftype])
+        return None
+
+
+# --------------------------------------------------------------------------- loading
+def packaged_kb_dir():
+    """The kb/ folder installed with the package (or the checkout's kb/ in development)."""
+    here = pathlib.Path(__file__).resolve().parent.parent / "kb"
+    if here.is_dir():
+        return here
+    import importlib.resources as ir
+    return pathlib.Path(str(ir.files("kb")))
+
+
+def kb_files(root, only=None):
+    root = pathlib.Path(root)
+    if not root.is_dir():
+        raise KBError(root, 0, "no such knowledge-base folder")
+    files = sorted(p for p in root.rglob("*.yaml") if p.is_file())
+    if only:
+        files = [p for p in files if p.relative_to(root).parts[0] in only]
+    return files
+
+
+@functools.lru_cache(maxsize=8)
+def load_kb(root=None, only=None, collect=False):
+    """Load and validate a KB folder.  `only`: a tuple of top-level sub-folders to read.
+
+    With collect=True returns (kb, errors) instead of raising on the first error.
+    """
+    root = pathlib.Path(root) if root else packaged_kb_dir()
+    kb = KB(root)
+    errors = []
+
+    def err(path, line, msg):
+        e = KBError(_rel(path, root), line, msg)
+        if not collect:
+            raise e
+        errors.append(e)
+
+    for path in kb_files(root, only):
+        try:
+            doc = read_yaml(path)
+        except KBError as e:
+            e = KBError(_rel(path, root), e.line, e.message)
+            if not collect:
+                raise e from None
+            errors.append(e)
+            continue
+        kb.files.append(str(path))
+        _load_doc(kb, path, doc, err)
+    _post(kb, err)
+    return (kb, errors) if collect else kb
+
+
+def _rel(path, root):
+    try:
+        return str(pathlib.Path(path).relative_to(root.parent))
+    except ValueError:
+        return str(path)
+
+
+def _load_doc(kb, path, doc, err):
+    if doc is None:
+        return
+    if not isinstance(doc, dict):
+        return err(path, getattr(doc, "line", 1), "a KB file must be a mapping (tables:, rules:, …)")
+    known = {"tables", "rules", "macros", "verses", "books", "docs", "options", "questions", "seed"}
+    for k in doc:
+        if k not in known:
+            err(path, doc.kline(k), f"unknown top-level key {k!r} (expected one of {', '.join(sorted(known))})")
+    for key, fn in (("books", _load_books), ("docs", _load_docs), ("macros", _load_macro),
+                    ("verses", _load_verse), ("options", _load_option), ("questions", _load_question),
+                    ("tables", _load_table), ("rules", _load_rule)):
+        items = doc.get(key)
+        if items is None:
+            continue
+        if not isinstance(items, list):
+            err(path, doc.kline(key), f"{key}: must be a list")
+            continue
+        for item in items:
+            if not isinstance(item, dict):
+                err(path, getattr(items, "line", 0), f"{key}: each item must be a mapping")
+                continue
+            fn(kb, path, item, err)
+
+
+def _load_books(kb, path, item, err):
+    kb.books[item.get("seed")] = dict(item)
+
+
+def _load_docs(kb, path, item, err):
+    kb.docs[item.get("doc")] = dict(item)
+
+
+def _load_macro(kb, path, item, err):
+    for k in ("name", "params", "expands", "text"):
+        if k not in item:
+            return err(path, item.line, f"macro needs {k!r}")
+    kb.macros[item["name"]] = dict(item, file=str(path), line=item.line)
+
+
+def _load_verse(kb, path, item, err):
+    if "id" not in item or "quote" not in item:
+        return err(path, item.line, "a verse needs id and quote")
+    kb.verses[item["id"]] = dict(item)
+
+
+def _load_option(kb, path, item, err):
+    for k in ("id", "values", "default"):
+        if k not in item:
+            return err(path, item.line, f"an option needs {k!r}")
+    kb.options[item["id"]] = dict(item, file=str(path))
+
+
+def _load_question(kb, path, item, err):
+    for k in ("id", "name", "source"):
+        if k not in item:
+            return err(path, item.line, f"a question needs {k!r}")
+    _check_source(kb, path, item, err)
+    kb.questions[item["name"]] = dict(item, file=str(path))
+
+
+def _check_id(kb, path, item, err, what):
+    i = item.get("id")
+    if not isinstance(i, str) or not ID_RE.match(i):
+        err(path, item.kline("id") if "id" in item else item.line,
+            f"{what} id {i!r} must be an ascii slug (a-z, 0-9, '-', '.')")
+        return None
+    if i in kb.rules or i in kb.rows or i in kb.tables:
+        err(path, item.kline("id"), f"duplicate id {i!r}")
+        return None
+    return i
+
+
+def _check_source(kb, path, item, err, required=True):
+    src = item.get("source")
+    if src is None:
+        if required:
+            err(path, item.line, f"{item.get('id', item.get('name', '?'))}: missing source")
+        return
+    if not isinstance(src, list) or not src:
+        return err(path, item.kline("source"), "source must be a non-empty list of {seed, para, quote}")
+    for s in src:
+        line = getattr(s, "line", item.kline("source"))
+        if not isinstance(s, dict):
+            err(path, line, "each source must be a mapping {seed, para, quote}")
+            continue
+        if "seed" in s:
+            extra = set(s) - SOURCE_KEYS_SEED
+            if extra:
+                err(path, line, f"source: unknown key(s) {sorted(extra)}")
+            if not isinstance(s.get("para"), int) or isinstance(s.get("para"), bool):
+                err(path, line, "source: para must be an integer ¶ number")
+        elif "doc" in s:
+            extra = set(s) - SOURCE_KEYS_DOC
+            if extra:
+                err(path, line, f"source: unknown key(s) {sorted(extra)}")
+        else:
+            err(path, line, "source needs seed (a seed file) or doc (a project document)")
+            continue
+        if not isinstance(s.get("quote"), str) or not s["quote"].strip():
+            err(path, line, "source: quote (the verbatim classical text) is missing")
+
+
+def _check_common(kb, path, item, err, what):
+    if "valence" in item and item["valence"] not in VALENCES:
+        err(path, item.kline("valence"), f"{what}: valence {item['valence']!r} is not one of {'、'.join(VALENCES)}")
+    interp = item.get("interpretation")
+    if interp is not None and not (isinstance(interp, dict) and "chosen" in interp and "alternative" in interp):
+        err(path, item.kline("interpretation"), f"{what}: interpretation needs chosen and alternative")
+    for k in ("aliases",):
+        if k in item and not (isinstance(item[k], list) and all(isinstance(a, str) for a in item[k])):
+            err(path, item.kline(k), f"{what}: {k} must be a list of names")
+    if "labels" in item and not isinstance(item["labels"], dict):
+        err(path, item.kline("labels"), f"{what}: labels must be a mapping like {{ja: …}}")
+    ex = item.get("examples")
+    if ex is not None:
+        if not isinstance(ex, dict) or set(ex) - {"fires", "silent"}:
+            err(path, item.kline("examples"), f"{what}: examples must be {{fires: [...], silent: [...]}}")
+        else:
+            for k, boards in ex.items():
+                if not isinstance(boards, list):
+                    err(path, ex.kline(k), f"{what}: examples.{k} must be a list")
+                    continue
+                for b in boards:
+                    if not isinstance(b, dict) or "board" not in b or "why" not in b:
+                        err(path, getattr(b, "line", ex.kline(k)),
+                            f"{what}: each example needs board (cast arguments) and why (one line)")
+    un = item.get("unreachable")
+    if un is not None and not (isinstance(un, dict) and "why" in un and un.get("over", "lessons") in ("lessons", "boards")):
+        err(path, item.kline("unreachable"), f"{what}: unreachable needs why, and over: lessons|boards")
+    for v in item.get("variants") or []:
+        if not isinstance(v, dict) or "id" not in v or "quote" not in v:
+            err(path, getattr(v, "line", item.kline("variants")), f"{what}: a variant needs id and quote (the 底本 text)")
+
+
+def _expand_cells(cells, columns):
+    """{支: [a, b], 干: 甲} -> [{支: a, 干: 甲}, {支: b, 干: 甲}]."""
+    keys = [c for c in columns if c in cells]
+    lists = [cells[k] if isinstance(cells[k], list) else [cells[k]] for k in keys]
+    return [dict(zip(keys, combo)) for combo in itertools.product(*lists)]
+
+
+def _row_data(row, columns, path, err, each=None, base=None):
+    base = {k: v for k, v in (base if base is not None else row).items() if k in columns}
+    each = row.get("each") if each is None else each
+    out = []
+    if each is not None:
+        if not isinstance(each, list):
+            err(path, getattr(row, "line", 0), "each: must be a list of cell mappings")
+            return []
+        for part in each:
+            if not isinstance(part, dict):
+                err(path, getattr(each, "line", 0), "each: items must be mappings")
+                continue
+            bad = set(part) - set(columns)
+            if bad:
+                err(path, getattr(part, "line", 0), f"each: unknown column(s) {sorted(bad)}")
+            out += _expand_cells({**base, **part}, columns)
+    elif base:
+        out = _expand_cells(base, columns)
+    sym = row.get("symmetric")
+    if sym:
+        a, b = sym
+        out += [{**c, a: c[b], b: c[a]} for c in out if c[a] != c[b]]
+    for c in out:
+        for k, v in c.items():
+            if isinstance(v, (dict, list)):
+                err(path, getattr(row, "line", 0), f"cell {k} must be a plain value, got {v!r}")
+    return out
+
+
+def _load_table(kb, path, item, err):
+    tid = _check_id(kb, path, item, err, "table")
+    if tid is None:
+        return
+    for k in set(item) - TABLE_KEYS:
+        err(path, item.kline(k), f"table {tid}: unknown key {k!r}")
+    for k in ("name", "kind", "columns", "rows"):
+        if k not in item:
+            return err(path, item.line, f"table {tid}: missing {k!r}")
+    cols = item["columns"]
+    if not isinstance(cols, list) or not all(isinstance(c, str) for c in cols):
+        return err(path, item.kline("columns"), f"table {tid}: columns must be a list of names")
+    clash = set(cols) & (RESERVED_FIELDS | ROW_META)
+    if clash:
+        return err(path, item.kline("columns"), f"table {tid}: column name(s) {sorted(clash)} are reserved")
+    if tid in BUILTIN_FACTS:
+        return err(path, item.kline("id"), f"table id {tid!r} is a built-in fact type")
+    _check_source(kb, path, item, err, required=False)
+    _check_common(kb, path, item, err, f"table {tid}")
+    rows = []
+    for r in item["rows"] or []:
+        if not isinstance(r, dict):
+            err(path, getattr(item["rows"], "line", item.line), f"table {tid}: each row must be a mapping")
+            continue
+        unknown = set(r) - set(cols) - ROW_META
+        if unknown:
+            err(path, r.line, f"table {tid}: row has unknown column(s) {sorted(unknown)} (columns: {cols})")
+        rid = None
+        if "id" in r:
+            rid = _check_id(kb, path, r, err, "row")
+        elif "name" in r or "source" in r or "examples" in r:
+            err(path, r.line, f"table {tid}: a named row needs an id")
+        name = r.get("name", "")
+        if rid:
+            _check_source(kb, path, r, err, required=("source" not in item))
+            _check_common(kb, path, r, err, f"row {rid}")
+        data = _row_data(r, cols, path, err)
+        vdata = {}
+        for v in r.get("variants") or []:
+            if isinstance(v, dict) and "id" in v:
+                vdata[v["id"]] = _row_data(r, cols, path, err, each=v.get("each"), base={**r, **v}) \
+                    if ("each" in v or set(v) & set(cols)) else []
+        row = Row(id=rid or "", name=name, kind=item["kind"], meta=dict(r), file=str(path), line=r.line,
+                  table=tid, data=data, variant_data=vdata)
+        rows.append(row)
+        if rid:
+            kb.rows[rid] = row
+    kb.tables[tid] = Table(tid, item["name"], item["kind"], list(cols), rows, dict(item), str(path), item.line)
+
+
+def _load_rule(kb, path, item, err):
+    rid = _check_id(kb, path, item, err, "rule")
+    if rid is None:
+        return
+    for k in set(item) - RULE_KEYS:
+        err(path, item.kline(k), f"rule {rid}: unknown key {k!r}")
+    for k in ("name", "kind", "when"):
+        if k not in item:
+            return err(path, item.line, f"rule {rid}: missing {k!r}")
+    if item["kind"] not in RULE_KINDS:
+        err(path, item.kline("kind"), f"rule {rid}: kind {item['kind']!r} is not one of {'、'.join(RULE_KINDS)}")
+    _check_source(kb, path, item, err)
+    _check_common(kb, path, item, err, f"rule {rid}")
+    as_var = item.get("as")
+    if as_var is not None and not (isinstance(as_var, str) and VAR_RE.match(as_var)):
+        err(path, item.kline("as"), f"rule {rid}: as must be a variable like $r")
+    kb.rules[rid] = Rule(id=rid, name=item["name"], kind=item["kind"], meta=dict(item), file=str(path),
+                         line=item.line, when=item["when"], then=item.get("then"), as_var=as_var,
+                         about=list(item.get("about") or []))
+
+
+# --------------------------------------------------------------------------- conditions
+def then_facts(then):
+    """Normalise a `then` clause into a list of (fact type, fields mapping)."""
+    if then is None:
+        return []
+    items = then if isinstance(then, list) else [then]
+    out = []
+    for it in items:
+        if isinstance(it, dict):
+            for t, fields in it.items():
+                out.append((t, fields if isinstance(fields, dict) else {}))
+    return out
+
+
+def walk_patterns(cond, macros):
+    """Yield (kind, payload, line) for every atom of a condition: ('pattern', (type, fields)),
+    ('macro', (name, args)).  Raises ValueError on malformed structure."""
+    if isinstance(cond, list):
+        for c in cond:
+            yield from walk_patterns(c, macros)
+        return
+    if not isinstance(cond, dict) or len(cond) != 1:
+        raise ValueError(f"a condition must be a one-key mapping (a fact pattern, all/any/not, or a macro), got {cond!r}")
+    (k, v), = cond.items()
+    line = getattr(cond, "line", 0)
+    if k in ("all", "any"):
+        if not isinstance(v, list) or not v:
+            raise ValueError(f"{k}: needs a non-empty list")
+        yield from walk_patterns(v, macros)
+    elif k == "not":
+        yield from walk_patterns(v, macros)
+    elif k in macros:
+        if not isinstance(v, list) or len(v) != len(macros[k]["params"]):
+            raise ValueError(f"macro {k}: needs a list of {len(macros[k]['params'])} arguments")
+        yield ("macro", (k, v), line)
+    else:
+        if not isinstance(v, dict):
+            raise ValueError(f"pattern {k}: fields must be a mapping")
+        yield ("pattern", (k, v), line)
+
+
+def _post(kb, err):
+    """Second pass: derived fact types, then every rule's conditions against the vocabulary."""
+    for rule in kb.rules.values():
+        for t, fields in then_facts(rule.then):
+            if t in BUILTIN_FACTS or t in kb.tables:
+                err(rule.file, rule.line, f"rule {rule.id}: then asserts {t!r}, which is a built-in or table fact type")
+                continue
+            kb.derived.setdefault(t, set()).update(fields)
+        if rule.then is not None and not then_facts(rule.then):
+            err(rule.file, rule.meta.kline("then"), f"rule {rule.id}: then must be {{fact type: {{field: value}}}} or a list of them")
+    known_types = set(BUILTIN_FACTS) | set(kb.tables) | set(kb.derived)
+    for m in kb.macros.values():
+        for item in m["expands"]:
+            (t, _), = item.items()
+            if t not in known_types:
+                err(m["file"], m["line"], f"macro {m['name']}: unknown fact type {t!r}")
+    for rule in kb.rules.values():
+        _check_rule_conditions(kb, rule, known_types, err)
+    for rule in kb.rules.values():
+        for k in ("defeats", "defeated_by", "governs"):
+            for target in rule.meta.get(k) or []:
+                if target not in kb.rules and target not in kb.rows:
+                    err(rule.file, rule.meta.kline(k), f"rule {rule.id}: {k} names unknown id {target!r}")
+        if rule.meta.get("question") and rule.meta["question"] not in kb.questions:
+            err(rule.file, rule.meta.kline("question"), f"rule {rule.id}: unknown question {rule.meta['question']!r}")
+
+
+def _check_rule_conditions(kb, rule, known_types, err):
+    def check(cond, line_hint):
+        bound = set()
+        try:
+            atoms = list(walk_patterns(cond, kb.macros))
+        except ValueError as e:
+            err(rule.file, line_hint, f"rule {rule.id}: {e}")
+            return bound
+        for kind, payload, line in atoms:
+            line = line or line_hint
+            if kind == "macro":
+                for a in payload[1]:
+                    if isinstance(a, str) and VAR_RE.match(a):
+                        bound.add(a)
+                continue
+            t, fields = payload
+            if t not in known_types:
+                near = difflib.get_close_matches(t, sorted(known_types), n=3)
+                hint = f" (did you mean {'、'.join(near)}?)" if near else ""
+                err(rule.file, line, f"rule {rule.id}: unknown fact type {t!r}{hint}")
+                continue
+            allowed = kb.fact_fields(t)
+            for f, v in fields.items():
+                if f not in allowed:
+                    err(rule.file, getattr(fields, "kline", lambda k: line)(f),
+                        f"rule {rule.id}: fact type {t!r} has no field {f!r} (fields: {'、'.join(sorted(allowed))})")
+                for x in (v if isinstance(v, list) else [v]):
+                    if isinstance(x, dict):
+                        if set(x) != {"not"}:
+                            err(rule.file, line, f"rule {rule.id}: field {f}: only {{not: value}} is allowed as a mapping")
+                    elif isinstance(x, str) and x.startswith("$"):
+                        if not VAR_RE.match(x):
+                            err(rule.file, line, f"rule {rule.id}: bad variable {x!r}")
+                        elif isinstance(v, list):
+                            err(rule.file, line, f"rule {rule.id}: field {f}: a variable cannot be one of a list")
+                        bound.add(x)
+        return bound
+
+    bound = check(rule.when, rule.meta.kline("when"))
+    for v in rule.variants:
+        if isinstance(v, dict) and "when" in v:
+            check(v["when"], getattr(v, "line", rule.line))
+    for t, fields in then_facts(rule.then):
+        for f, val in fields.items():
+            for x in _vars_in(val):
+                if x not in bound:
+                    err(rule.file, rule.meta.kline("then"), f"rule {rule.id}: then uses {x}, which no condition binds")
+    if rule.as_var and rule.as_var not in bound:
+        err(rule.file, rule.meta.kline("as"), f"rule {rule.id}: as {rule.as_var} is not bound by a condition")
+    for a in rule.about:
+        if isinstance(a, str) and a.startswith("$") and a not in bound:
+            err(rule.file, rule.meta.kline("about"), f"rule {rule.id}: about uses {a}, which no condition binds")
+
+
+def _vars_in(val):
+    if isinstance(val, str) and val.startswith("$"):
+        yield val
+    elif isinstance(val, list):
+        for v in val:
+            yield from _vars_in(v)
+    elif isinstance(val, dict):
+        for v in val.values():
+            yield from _vars_in(v)

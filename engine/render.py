@@ -1,0 +1,91 @@
+"""The board in the traditional text layout."""
+from __future__ import annotations
+
+from .symbols import BRANCHES, bi
+
+SHORT = {"貴人": "貴", "螣蛇": "蛇", "朱雀": "雀", "六合": "合", "勾陳": "勾", "青龍": "龍", "天空": "空",
+         "白虎": "虎", "太常": "常", "玄武": "玄", "太陰": "陰", "天后": "后"}
+# 地盤 positions of the square, row by row (巳午未申 / 辰 . . 酉 / 卯 . . 戌 / 寅丑子亥)
+SQUARE = [["巳", "午", "未", "申"], ["辰", None, None, "酉"], ["卯", None, None, "戌"], ["寅", "丑", "子", "亥"]]
+
+
+def header(board):
+    y, m, d, h = board.pillars
+    parts = []
+    if y or m or h:
+        parts.append(" ".join(f"{v}{k}" for v, k in ((y, "年"), (m, "月"), (d, "日"), (h, "時")) if v))
+    else:
+        parts.append(f"{board.day}日")
+    if board.jieqi:
+        parts.append(f"節氣 {board.jieqi}")
+    parts.append(f"月將 {board.jiang}（{board.jiang_name}）加 {board.hour} 時")
+    parts.append("晝" if board.daytime else "夜")
+    lines = ["　".join(parts)]
+    if board.moment:
+        lines.append(f"時刻 {board.moment}")
+    extra = [f"{board.xun.name}旬　空亡 {''.join(board.void)}　旬首 {board.xun.head} 旬尾 {board.xun.tail}",
+             f"貴人 {board.noble_branch}（{board.noble_dir}行）"]
+    if board.month_branch:
+        extra.append(f"月建 {board.month_branch}（{board.season[0]}{'・季月' if board.season[1] == '季' else ''}）")
+    if board.taisui:
+        extra.append(f"太歲 {board.taisui}")
+    if board.benming:
+        extra.append(f"本命 {board.benming_gz}")
+    if board.xingnian:
+        extra.append(f"行年 {board.xingnian_gz}")
+    lines.append("　".join(extra))
+    if board.wangxiang:
+        lines.append("旺相：" + " ".join(f"{e}{s}" for e, s in board.wangxiang))
+    return lines
+
+
+def square(board):
+    lines = ["天地盤（格中為天盤支與所乘天將，格之位置即地盤）"]
+    for row in SQUARE:
+        cells = []
+        for earth in row:
+            if earth is None:
+                cells.append("　　　")
+            else:
+                heaven = board.over(earth)
+                cells.append(f"{SHORT[board.generals[heaven]]}{heaven}　")
+        lines.append("  " + " ".join(cells))
+    return lines
+
+
+def lessons(board):
+    ls = list(reversed(board.lessons))
+    return ["四課（右起第一課）",
+            "  天將  " + "　".join(SHORT[l.general] for l in ls),
+            "  上神  " + "　".join(l.upper for l in ls),
+            "  下神  " + "　".join(l.lower for l in ls)]
+
+
+def transmissions(board, steps=True):
+    t = board.transmissions
+    head = f"三傳（{t.gate}" + (f"・{t.subtype}" if t.subtype and t.subtype != t.gate else "") + "）"
+    lines = [head]
+    for name, b in zip(("初傳", "中傳", "末傳"), t.branches):
+        i = bi(b)
+        dg = board.dungan_t[i] or "　"
+        void = "　空" if b in board.void else ""
+        lines.append(f"  {name}  {board.liuqin_t[i][1]}  {dg} {b}  {board.generals[b]}{void}")
+    if steps:
+        lines.append("  發用之由：")
+        for s in t.steps:
+            lines.append(f"    · {s.text}" + (f"　「{s.verse}」" if s.verse and s.book != "起課 (casting.md)" else ""))
+    return lines
+
+
+def board_text(board, steps=True):
+    out = header(board) + [""] + square(board) + [""] + lessons(board) + [""] + transmissions(board, steps)
+    for n in board.notes:
+        out.append(f"（{n}）")
+    return "\n".join(out)
+
+
+def table_line(offset, board):
+    t = board.transmissions
+    ls = " ".join(f"{l.upper}{l.lower}" for l in reversed(board.lessons))
+    return f"{board.day} {BRANCHES[offset]}加子 {ls}  {''.join(t.branches)}  {t.gate}" + \
+        (f"・{t.subtype}" if t.subtype != t.gate else "")

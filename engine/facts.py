@@ -7,23 +7,26 @@ assert derived types (空, 煞, 見, 格 …) declared by their `then`.
 
 # type -> fields and what they mean (also printed by `liuren kb facts`)
 BUILTIN_FACTS = {
-    "位": {"fields": ["位", "支", "干", "干支"],
+    "位": {"fields": ["位", "支", "干", "干支"], "text": "{位} {支}",
           "doc": "a board position and its branch: 日干 (支 = its 寄宮, 干 = the stem), 日支, 干上, 干陰, 支上, "
                  "支陰, 初傳, 中傳, 末傳, 占時, 月將, 旬首, 旬尾; when known 月建, 太歲, 本命, 行年 (干支 too)"},
-    "盤": {"fields": ["天", "地", "將"],
+    "盤": {"fields": ["天", "地", "將"], "text": "{將} 乘 {天} 臨 {地}",
           "doc": "the plate: 天盤 branch 天 sits on 地盤 position 地 and carries the general 將 (所乘 / 所臨)"},
-    "課": {"fields": ["課", "上", "下", "下支"],
+    "課": {"fields": ["課", "上", "下", "下支"], "text": "第{課}課 {上}/{下}",
           "doc": "the four lessons 一二三四: 上 over 下 (lesson 一's 下 is the day stem, 下支 its 寄宮)"},
-    "傳": {"fields": ["初", "中", "末", "門", "體"],
+    "傳": {"fields": ["初", "中", "末", "門", "體"], "text": "三傳 {初}{中}{末}（{門}・{體}）",
           "doc": "the three transmissions, with the gate (門) and subtype (體) that produced them"},
-    "日": {"fields": ["干", "支", "干支", "陰陽", "旬", "旬首", "旬尾"],
+    "日": {"fields": ["干", "支", "干支", "陰陽", "旬", "旬首", "旬尾"], "text": "{干支}日（{陰陽}日，{旬}旬）",
           "doc": "the day: stem, branch, 陰陽 (陽 = 剛日, 陰 = 柔日), its 旬 (甲子 …) with 旬首/旬尾 branches"},
-    "時令": {"fields": ["月建", "四時", "五時"],
+    "時令": {"fields": ["月建", "四時", "五時"], "text": "{月建}月，{四時}令（五時 {五時}）",
             "doc": "the season (only when the month is known): 四時 春夏秋冬; 五時 also has 季 for 辰未戌丑 months"},
-    "晝夜": {"fields": ["晝夜"], "doc": "晝 or 夜, as used for 貴人"},
-    "遁": {"fields": ["支", "干"], "doc": "遁干: within the day's 旬 the branch 支 carries the stem 干"},
-    "問": {"fields": ["問"], "doc": "the question being asked (liuren judge --question)"},
-    "人": {"fields": ["性別"], "doc": "the asker's sex when given (男/女)"},
+    "晝夜": {"fields": ["晝夜"], "text": "{晝夜}占", "doc": "晝 or 夜, as used for 貴人"},
+    "遁": {"fields": ["支", "干"], "text": "{支} 遁{干}", "doc": "遁干: within the day's 旬 the branch 支 carries the stem 干"},
+    "問": {"fields": ["問"], "text": "所問：{問}", "doc": "the question being asked (liuren judge --question)"},
+    "人": {"fields": ["性別"], "text": "問者 {性別}", "doc": "the asker's sex when given (男/女)"},
+    # asserted by the engine itself for every firing of a judgment rule (kinds 格 神煞 斷 總則 類相 占驗)
+    "判": {"fields": ["規", "名", "類"], "text": "已成 {名}（{規}）",
+          "doc": "a judgment has fired: 規 = the rule or table-row id reported, 名 its name, 類 its kind"},
 }
 RESERVED_FIELDS = {"t", "id"}
 

@@ -25,13 +25,14 @@ RULE_KINDS = ("格", "神煞", "斷", "總則", "類相", "起例", "占驗")
 SOURCE_KEYS_SEED = {"seed", "para", "quote", "note"}
 SOURCE_KEYS_DOC = {"doc", "section", "book", "quote", "note"}
 ROW_META = {"id", "name", "aliases", "labels", "source", "reading", "valence", "interpretation",
-            "variants", "examples", "unreachable", "note", "symmetric", "each", "defeats",
-            "defeated_by", "about"}
+            "variants", "examples", "unreachable", "always", "note", "symmetric", "each", "defeats",
+            "defeated_by", "about", "conflicts", "governs"}
 RULE_KEYS = {"id", "name", "aliases", "labels", "kind", "when", "then", "as", "about", "reading",
              "valence", "source", "variants", "interpretation", "defeats", "defeated_by",
-             "examples", "unreachable", "note", "question", "effect", "governs", "only"}
+             "examples", "unreachable", "always", "note", "question", "effect", "governs", "conflicts",
+             "salience"}
 TABLE_KEYS = {"id", "name", "aliases", "labels", "kind", "columns", "rows", "reading", "source",
-              "interpretation", "note", "valence"}
+              "interpretation", "note", "valence", "reported", "text"}
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
 
@@ -197,6 +198,8 @@ class KB:
         self.questions: dict[str, dict] = {}
         self.files: list[str] = []
         self.derived: dict[str, set] = {}   # derived fact type -> fields produced
+        self.declared: dict[str, dict] = {} # `facts:` declarations of derived types
+        self.fact_text: dict[str, str] = {} # derived type -> words template
 
     # ---- lookups
     @property
@@ -296,11 +299,11 @@ def _load_doc(kb, path, doc, err):
         return
     if not isinstance(doc, dict):
         return err(path, getattr(doc, "line", 1), "a KB file must be a mapping (tables:, rules:, …)")
-    known = {"tables", "rules", "macros", "verses", "books", "docs", "options", "questions", "seed"}
+    known = {"tables", "rules", "macros", "verses", "books", "docs", "options", "questions", "facts", "seed"}
     for k in doc:
         if k not in known:
             err(path, doc.kline(k), f"unknown top-level key {k!r} (expected one of {', '.join(sorted(known))})")
-    for key, fn in (("books", _load_books), ("docs", _load_docs), ("macros", _load_macro),
+    for key, fn in (("books", _load_books), ("docs", _load_docs), ("facts", _load_factdecl), ("macros", _load_macro),
                     ("verses", _load_verse), ("options", _load_option), ("questions", _load_question),
                     ("tables", _load_table), ("rules", _load_rule)):
         items = doc.get(key)
@@ -322,6 +325,18 @@ def _load_books(kb, path, item, err):
 
 def _load_docs(kb, path, item, err):
     kb.docs[item.get("doc")] = dict(item)
+
+
+def _load_factdecl(kb, path, item, err):
+    t = item.get("type")
+    if not isinstance(t, str) or not isinstance(item.get("fields"), list) or "text" not in item:
+        return err(path, item.line, "a fact declaration needs type, fields (a list) and text")
+    if t in BUILTIN_FACTS:
+        return err(path, item.kline("type"), f"fact type {t!r} is built in")
+    if t in kb.declared:
+        return err(path, item.kline("type"), f"fact type {t!r} is declared twice")
+    kb.declared[t] = dict(item, file=str(path))
+    kb.fact_text[t] = item["text"]
 
 
 def _load_macro(kb, path, item, err):
@@ -418,9 +433,11 @@ def _check_common(kb, path, item, err, what):
                     if not isinstance(b, dict) or "board" not in b or "why" not in b:
                         err(path, getattr(b, "line", ex.kline(k)),
                             f"{what}: each example needs board (cast arguments) and why (one line)")
-    un = item.get("unreachable")
-    if un is not None and not (isinstance(un, dict) and "why" in un and un.get("over", "lessons") in ("lessons", "boards")):
-        err(path, item.kline("unreachable"), f"{what}: unreachable needs why, and over: lessons|boards")
+    for k in ("unreachable", "always"):
+        un = item.get(k)
+        if un is not None and not (isinstance(un, dict) and "why" in un
+                                   and un.get("over", "lessons") in ("lessons", "boards")):
+            err(path, item.kline(k), f"{what}: {k} needs why, and optionally over: lessons|boards")
     for v in item.get("variants") or []:
         if not isinstance(v, dict) or "id" not in v or "quote" not in v:
             err(path, getattr(v, "line", item.kline("variants")), f"{what}: a variant needs id and quote (the 底本 text)")
@@ -504,12 +521,12 @@ def _load_table(kb, path, item, err):
             if isinstance(v, dict) and "id" in v:
                 vdata[v["id"]] = _row_data(r, cols, path, err, each=v.get("each"), base={**r, **v}) \
                     if ("each" in v or set(v) & set(cols)) else []
-        row = Row(id=rid or "", name=name, kind=item["kind"], meta=dict(r), file=str(path), line=r.line,
+        row = Row(id=rid or "", name=name, kind=item["kind"], meta=r, file=str(path), line=r.line,
                   table=tid, data=data, variant_data=vdata)
         rows.append(row)
         if rid:
             kb.rows[rid] = row
-    kb.tables[tid] = Table(tid, item["name"], item["kind"], list(cols), rows, dict(item), str(path), item.line)
+    kb.tables[tid] = Table(tid, item["name"], item["kind"], list(cols), rows, item, str(path), item.line)
 
 
 def _load_rule(kb, path, item, err):
@@ -528,7 +545,7 @@ def _load_rule(kb, path, item, err):
     as_var = item.get("as")
     if as_var is not None and not (isinstance(as_var, str) and VAR_RE.match(as_var)):
         err(path, item.kline("as"), f"rule {rid}: as must be a variable like $r")
-    kb.rules[rid] = Rule(id=rid, name=item["name"], kind=item["kind"], meta=dict(item), file=str(path),
+    kb.rules[rid] = Rule(id=rid, name=item["name"], kind=item["kind"], meta=item, file=str(path),
                          line=item.line, when=item["when"], then=item.get("then"), as_var=as_var,
                          about=list(item.get("about") or []))
 
@@ -582,8 +599,16 @@ def _post(kb, err):
                 err(rule.file, rule.line, f"rule {rule.id}: then asserts {t!r}, which is a built-in or table fact type")
                 continue
             kb.derived.setdefault(t, set()).update(fields)
+            decl = kb.declared.get(t)
+            if decl is not None:
+                extra = set(fields) - set(decl["fields"])
+                if extra:
+                    err(rule.file, rule.meta.kline("then"),
+                        f"rule {rule.id}: then gives {t!r} field(s) {sorted(extra)} not in its declaration {decl['fields']}")
         if rule.then is not None and not then_facts(rule.then):
             err(rule.file, rule.meta.kline("then"), f"rule {rule.id}: then must be {{fact type: {{field: value}}}} or a list of them")
+    for t, decl in kb.declared.items():
+        kb.derived.setdefault(t, set()).update(decl["fields"])
     known_types = set(BUILTIN_FACTS) | set(kb.tables) | set(kb.derived)
     for m in kb.macros.values():
         for item in m["expands"]:

@@ -1,0 +1,332 @@
+"""Judging a board: run the compiled KB on the board's facts and keep a trace of every firing.
+
+    from engine import judge
+    r = judge({"day": "丁卯", "on": "亥加丑"})
+    r.fired        # list of Firing (rule id, name, kind, reading, valence, bindings, …)
+    r.graph        # networkx DiGraph: fact -> firing -> fact, plus the 三傳 derivation steps
+    r.to_dict()    # what `liuren judge --json` prints
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from .board import Board
+from .cast import cast
+from .compile import JUDGMENT_KINDS, build
+from .errors import InputError
+from .facts import BUILTIN_FACTS, board_facts
+from .kbload import VAR_RE, load_kb
+from .symbols import is_branch
+
+KIND_ORDER = ("格", "神煞", "斷", "總則", "類相", "占驗", "起例")
+
+
+@functools.lru_cache(maxsize=16)
+def _engine(kb_dir, variants):
+    kb = load_kb(kb_dir)
+    eng = build(kb, dict(variants))
+    eng.kb = kb
+    return eng
+
+
+def engine_for(kb_dir=None, variants=None):
+    """The compiled engine for a KB folder (default: the installed kb/) and variant choice.
+    Built once per process per (folder, variants); reset per board."""
+    return _engine(str(kb_dir) if kb_dir else None, tuple(sorted((variants or {}).items())))
+
+
+def fact_key(d):
+    return d["t"] + "|" + "|".join(f"{k}={d[k]}" for k in sorted(d) if k != "t")
+
+
+@dataclass
+class Firing:
+    n: int
+    rule: str                 # the KB rule that fired (a family rule for table rows)
+    report: str               # what is reported: the rule itself or the table row it matched
+    name: str
+    kind: str
+    reading: str
+    valence: str
+    bindings: dict
+    premises: list            # fact keys
+    conclusions: list         # fact keys
+    sources: list
+    variant: str | None = None
+    about: list = field(default_factory=list)
+    aspects: list = field(default_factory=list)
+    defeated_by: list = field(default_factory=list)   # firing numbers
+    interpretation: dict | None = None
+
+    @property
+    def defeated(self):
+        return bool(self.defeated_by)
+
+    def to_dict(self, result=None):
+        d = {"rule": self.report, "name": self.name, "kind": self.kind, "reading": self.reading,
+             "valence": self.valence, "defeated": self.defeated,
+             "bindings": {k.lstrip("$"): v for k, v in self.bindings.items()},
+             "sources": [{k: s[k] for k in ("seed", "para", "doc", "book", "volume") if s.get(k) is not None}
+                         for s in self.sources],
+             "about": self.about, "aspects": self.aspects}
+        if self.rule != self.report:
+            d["family"] = self.rule
+        if self.variant:
+            d["variant"] = self.variant
+        if self.defeated_by and result is not None:
+            d["defeated_by"] = [result.firings[i].report for i in self.defeated_by]
+        return d
+
+
+def _sources(kb, entry):
+    out = []
+    for s in entry.source:
+        book, vol = kb.book_of(s)
+        out.append({**dict(s), "book": book, "volume": vol})
+    return out
+
+
+class Recorder:
+    """Collects firings while the engine runs (BoardEngine.run_board calls on_fire)."""
+
+    def __init__(self, kb):
+        self.kb = kb
+        self.firings: list[Firing] = []
+        self.facts: dict[str, dict] = {}       # key -> fact dict (premises and conclusions)
+        self.origin: dict[str, int] = {}       # derived fact key -> first firing that asserted it
+
+    def on_fire(self, cr, act):
+        ctx = act.context
+        inv = {py: name for name, py in cr.varmap.items()}
+        bindings = {inv[k]: v for k, v in ctx.items()
+                    if isinstance(k, str) and k in inv and "~" not in inv[k]}
+        premises = []
+        for f in act.facts:
+            d = {k: v for k, v in f.items() if k != "__factid__"}
+            if "t" not in d:
+                continue                   # experta's InitialFact
+            key = fact_key(d)
+            self.facts.setdefault(key, d)
+            premises.append(key)
+        premises.sort()
+        rule = cr.rule
+        report, entry = rule.id, rule
+        if rule.as_var:
+            report = bindings.get(rule.as_var)
+            entry = self.kb.rows.get(report) or self.kb.rules.get(report) or rule
+        new = []
+        for t, fields in cr.then:
+            new.append({"t": t, **{f: _resolve(v, bindings) for f, v in fields.items()}})
+        kind = entry.kind if entry is not rule and entry.kind in JUDGMENT_KINDS else rule.kind
+        if kind in JUDGMENT_KINDS:
+            new.append({"t": "判", "規": report, "名": entry.name, "類": kind})
+        conclusions = []
+        n = len(self.firings)
+        for d in new:
+            key = fact_key(d)
+            self.facts.setdefault(key, d)
+            self.origin.setdefault(key, n)
+            conclusions.append(key)
+        about = [_resolve(a, bindings) for a in rule.about] if rule.about else \
+            list(dict.fromkeys(v for k, v in bindings.items() if is_branch(v)))
+        self.firings.append(Firing(
+            n=n, rule=rule.id, report=report, name=entry.name, kind=kind,
+            reading=entry.reading or rule.reading, valence=entry.valence or rule.valence,
+            bindings=bindings, premises=premises, conclusions=conclusions,
+            sources=_sources(self.kb, entry) or _sources(self.kb, rule), variant=cr.variant,
+            about=[a for a in about if is_branch(a)],
+            interpretation=entry.interpretation or rule.interpretation))
+        return new
+
+
+def _resolve(v, bindings):
+    if isinstance(v, str) and VAR_RE.match(v):
+        return bindings.get(v)
+    return v
+
+
+class Judgment:
+    """The result of judging one board."""
+
+    def __init__(self, board, kb, recorder, wm, question=None, variants=None):
+        self.board = board
+        self.kb = kb
+        self.question = question
+        self.variants = dict(variants or {})
+        self.firings = recorder.firings
+        self.facts = recorder.facts
+        self.wm = wm                                  # board and derived facts at the end
+        self._defeats(recorder)
+        self._aspects()
+        self.graph = self._graph(recorder)
+
+    # ---- assembly
+    def _defeats(self, rec):
+        by_report = {}
+        for f in self.firings:
+            by_report.setdefault(f.report, []).append(f)
+        for key, d in rec.facts.items():
+            if d["t"] == "不實" and key in rec.origin:
+                src = rec.origin[key]
+                for f in by_report.get(d.get("規"), []):
+                    if src not in f.defeated_by:
+                        f.defeated_by.append(src)
+
+    def _aspects(self):
+        sha = {}
+        for d in self.wm:
+            if d["t"] == "煞" and is_branch(d.get("支")):
+                sha.setdefault(d["支"], [])
+                if d["煞"] not in sha[d["支"]]:
+                    sha[d["支"]].append(d["煞"])
+        b = self.board
+        for f in self.firings:
+            if f.kind == "起例":
+                continue
+            f.aspects = [{"branch": x, "rides": b.generals[x], "belongs": sha.get(x, []),
+                          "sits_on": b.under(x), "sits_on_sha": sha.get(b.under(x), [])} for x in f.about]
+
+    @property
+    def fired(self):
+        return self.firings
+
+    def judgments(self, include_placements=False):
+        return [f for f in self.firings if include_placements or f.kind != "起例"]
+
+    def fired_ids(self):
+        return {f.report for f in self.firings}
+
+    def by_kind(self, include_placements=False):
+        out = {}
+        for f in self.judgments(include_placements):
+            out.setdefault(f.kind, []).append(f)
+        return {k: out[k] for k in KIND_ORDER if k in out}
+
+    # ---- trace
+    def _graph(self, rec):
+        g = nx.DiGraph(kind="liuren-trace", day=self.board.day, jiang=self.board.jiang, hour=self.board.hour,
+                       daytime=self.board.daytime, kb=str(self.kb.root), question=self.question or "",
+                       variants=dict(self.variants))
+        texts = FactText(self.kb)
+        board_keys = set()
+        for d in board_facts(self.board, self.question):
+            key = fact_key(d)
+            board_keys.add(key)
+            g.add_node("fact:" + key, kind="fact", type=d["t"], fields=_plain(d), origin="board", text=texts(d))
+        prev = None
+        for i, s in enumerate(self.board.transmissions.steps):
+            node = f"cast:{i}"
+            g.add_node(node, kind="cast", order=i, text=s.text, verse=s.verse, book=s.book, rule=s.rule)
+            if prev:
+                g.add_edge(prev, node, role="next")
+            prev = node
+        t = self.board.transmissions
+        chuan = fact_key({"t": "傳", "初": t.branches[0], "中": t.branches[1], "末": t.branches[2],
+                          "門": t.gate, "體": t.subtype})
+        if prev:
+            g.add_edge(prev, "fact:" + chuan, role="derives")
+        for f in self.firings:
+            node = f"firing:{f.n}"
+            g.add_node(node, kind="firing", n=f.n, rule=f.rule, report=f.report, name=f.name, rule_kind=f.kind,
+                       reading=f.reading, valence=f.valence, bindings={k.lstrip("$"): v for k, v in f.bindings.items()},
+                       sources=[_plain(s) for s in f.sources], interpretation=_plain(f.interpretation or {}),
+                       variant=f.variant or "", about=list(f.about), aspects=f.aspects,
+                       defeated=f.defeated)
+            for key in f.premises:
+                fn = "fact:" + key
+                if fn not in g:
+                    d = rec.facts[key]
+                    origin = "table" if d["t"] in self.kb.tables else "derived"
+                    g.add_node(fn, kind="fact", type=d["t"], fields=_plain(d), origin=origin, text=texts(d))
+                g.add_edge(fn, node, role="premise")
+            for key in f.conclusions:
+                fn = "fact:" + key
+                if fn not in g:
+                    d = rec.facts[key]
+                    g.add_node(fn, kind="fact", type=d["t"], fields=_plain(d), origin="derived", text=texts(d))
+                g.add_edge(node, fn, role="conclusion")
+        for f in self.firings:
+            for src in f.defeated_by:
+                g.add_edge(f"firing:{src}", f"firing:{f.n}", role="defeats")
+        g.graph["imagery"] = self._imagery()
+        return g
+
+    def _imagery(self):
+        """類相 of the branches and generals the judgments are about (from the KB's 類相 tables)."""
+        wanted = set()
+        for f in self.firings:
+            if f.kind != "起例":
+                for a in f.aspects:
+                    wanted.add(a["branch"])
+                    wanted.add(a["rides"])
+        out = {}
+        for t in self.kb.tables.values():
+            if t.kind != "類相":
+                continue
+            for d in t.facts():
+                key = d.get("支") or d.get("將")
+                if key in wanted and d.get("象"):
+                    out.setdefault(key, []).append({"門": d.get("門", t.name), "象": d["象"], "table": t.id})
+        return out
+
+    # ---- output
+    def to_dict(self):
+        return {"board": self.board.to_dict(),
+                "question": self.question,
+                "fired": [f.to_dict(self) for f in self.firings],
+                "trace": nx.node_link_data(self.graph, edges="links")}
+
+
+def _plain(d):
+    return {k: (v if isinstance(v, (str, int, float, bool)) or v is None else _plain(v) if isinstance(v, dict)
+                else [(_plain(x) if isinstance(x, dict) else x) for x in v])
+            for k, v in (d or {}).items()}
+
+
+class FactText:
+    """Words for a fact: built-in templates, the KB's `facts:` templates, or the table's name."""
+
+    def __init__(self, kb):
+        self.kb = kb
+
+    def __call__(self, d):
+        t = d["t"]
+        tpl = BUILTIN_FACTS.get(t, {}).get("text") or self.kb.fact_text.get(t)
+        if t in self.kb.tables:
+            tpl = self.kb.tables[t].meta.get("text") or tpl
+        if t == "位" and d.get("位") == "日干":
+            tpl = "日干 {干}（寄{支}）"
+        if tpl:
+            try:
+                return tpl.format(**{k: v for k, v in d.items()})
+            except (KeyError, IndexError, ValueError):
+                pass
+        name = self.kb.tables[t].name if t in self.kb.tables else t
+        return name + "：" + " ".join(f"{k}{v}" for k, v in d.items() if k not in ("t", "id"))
+
+
+def judge(x, *, kb=None, variants=None, question=None):
+    """Judge a Board, or a dict of cast() keyword arguments (which may also carry question,
+    variants and kb)."""
+    if isinstance(x, Board):
+        board = x
+    elif isinstance(x, dict):
+        kw = dict(x)
+        question = kw.pop("question", question)
+        variants = kw.pop("variants", variants)
+        kb = kw.pop("kb", kb)
+        moment = kw.pop("moment", None)
+        board = cast(moment, **kw)
+    else:
+        raise InputError("judge() takes a Board or a dict of cast() keyword arguments")
+    eng = engine_for(kb, variants)
+    if question is not None and question not in eng.kb.questions:
+        near = eng.kb.suggest(question)
+        raise InputError(f"unknown question {question!r}" + (f" (did you mean {'、'.join(near)}?)" if near else "")
+                         + " — liuren questions lists them")
+    rec = Recorder(eng.kb)
+    eng.run_board(board_facts(board, question), rec.on_fire)
+    return Judgment(board, eng.kb, rec, eng.board_facts_now(), question=question, variants=variants)

@@ -43,15 +43,16 @@ def check_options(options):
 
 
 # --------------------------------------------------------------------------- structure
-def _step(text, vid):
-    quote, book = core().verse(vid)
+def _step_kb(text, vid, kb=None):
+    quote, book = core(kb).verse(vid)
     return Step(text=text, verse=quote, book=book, rule=vid)
 
 
 @functools.lru_cache(maxsize=None)
-def structure(day, offset, shehai="count"):
+def structure(day, offset, shehai="count", kb=None):
     """(lessons ((upper, lower, lower_branch) ×4), (初, 中, 末), gate, subtype, steps)."""
-    T = core()
+    T = core(kb)
+    _step = functools.partial(_step_kb, kb=kb)
     stem, zhi = day[0], day[1]
     yy = T.yinyang[stem]
     tian = lambda p: badd(p, offset)            # 天盤 over 地盤 p
@@ -116,17 +117,17 @@ def structure(day, offset, shehai="count"):
             first = uppers[0]
             subtype = "重審" if kind == "賊" else "元首"
             steps.append(_step(f"只一課，{first} 為初傳（{subtype}）", "zeike"))
-            return lessons, mid_last(first), gate_prefix or "賊克", subtype, tuple(steps) + (_chuan_step(mid_last(first)),)
+            return lessons, mid_last(first), gate_prefix or "賊克", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)
         same = [u for u in uppers if T.yinyang[u] == yy]
         if len(same) == 1:
             first = same[0]
             steps.append(_step(f"{'、'.join(uppers)} 俱{kind}；{'陽' if yy == '陽' else '陰'}日取{'陽' if yy == '陽' else '陰'}神 {first}（知一）", "biyong"))
-            return lessons, mid_last(first), gate_prefix or "比用", "知一", tuple(steps) + (_chuan_step(mid_last(first)),)
+            return lessons, mid_last(first), gate_prefix or "比用", "知一", tuple(steps) + (_chuan_step(mid_last(first), kb),)
         pool = same if same else uppers
         steps.append(_step(f"{'、'.join(uppers)} 俱{kind}，" + ("俱比" if same else "俱不比") + "，入涉害", "biyong"))
-        first, subtype, more = _shehai(T, pool, kind, offset, stem, yy, u1, u3, shehai)
+        first, subtype, more = _shehai(T, pool, kind, offset, stem, yy, u1, u3, shehai, _step)
         steps += more
-        return lessons, mid_last(first), gate_prefix or "涉害", subtype, tuple(steps) + (_chuan_step(mid_last(first)),)
+        return lessons, mid_last(first), gate_prefix or "涉害", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)
 
     # 返吟 without 克: 井欄射 ---------------------------------------------
     if fan:
@@ -162,7 +163,7 @@ def structure(day, offset, shehai="count"):
         first = pick[0]
         note = "" if len(group) == 1 else f"，{'、'.join(group)} 中取與日同陰陽者"
         steps.append(_step(f"四課無克，{what}：{'、'.join(group)}{note}，{first} 為初傳（{subtype}）", "yaoke"))
-        return lessons, mid_last(first), "遙克", subtype, tuple(steps) + (_chuan_step(mid_last(first)),)
+        return lessons, mid_last(first), "遙克", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)
 
     # 昴星 / 別責 --------------------------------------------------------
     if len(distinct) == 4:
@@ -186,12 +187,12 @@ def structure(day, offset, shehai="count"):
     return lessons, (first, u1, u1), "別責", "別責", tuple(steps)
 
 
-def _chuan_step(chuan):
+def _chuan_step(chuan, kb=None):
     a, b, c = chuan
-    return _step(f"初傳 {a}，{a} 上見 {b} 為中傳，{b} 上見 {c} 為末傳", "chuanfa")
+    return _step_kb(f"初傳 {a}，{a} 上見 {b} 為中傳，{b} 上見 {c} 為末傳", "chuanfa", kb)
 
 
-def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method):
+def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method, _step):
     """Choose among several candidates by 涉害; returns (first, subtype, steps)."""
     steps = []
     under = lambda b: badd(b, -offset)
@@ -232,9 +233,9 @@ def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method):
 
 
 @functools.lru_cache(maxsize=None)
-def generals(stem, offset, daytime, school):
+def generals(stem, offset, daytime, school, kb=None):
     """(generals on 天盤 子..亥, noble branch, direction)."""
-    T = core()
+    T = core(kb)
     g = T.guiren[school][stem][0 if daytime else 1]
     earth = badd(g, -offset)
     direction = T.shunni[earth]
@@ -244,9 +245,9 @@ def generals(stem, offset, daytime, school):
 
 
 @functools.lru_cache(maxsize=None)
-def day_tables(day):
+def day_tables(day, kb=None):
     """xun, void, 遁干, 六親 and 長生 of every branch for a day."""
-    T = core()
+    T = core(kb)
     i = jiazi_index(day)
     head = JIAZI[i - i % 10]
     tail = JIAZI[i - i % 10 + 9]
@@ -263,7 +264,7 @@ def day_tables(day):
 _ON = re.compile(r"^(.)加(.)$")
 
 
-def parse_on(on):
+def parse_on(on, kb=None):
     """'亥加丑' -> (亥, 丑); a stem stands for its 寄宮 ('午加辛' -> (午, 戌))."""
     m = _ON.match(str(on).strip())
     if not m:
@@ -272,7 +273,7 @@ def parse_on(on):
     if not is_branch(j):
         raise InputError(f"--on {on!r}: {j!r} is not a branch (one of 子丑寅卯辰巳午未申酉戌亥)")
     if is_stem(h):
-        return j, core().jigong[h]
+        return j, core(kb).jigong[h]
     if not is_branch(h):
         raise InputError(f"--on {on!r}: {h!r} is neither a branch nor a stem")
     return j, h
@@ -285,12 +286,14 @@ def _bool_or_none(v, what):
 
 
 def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, tz=None,
-         born=None, sex=None, year=None, month=None, **options):
+         born=None, sex=None, year=None, month=None, kb=None, **options):
     """Cast the board.  Either a moment (ISO string or aware datetime; None = now), or
-    explicit `day` with `jiang` + `hour` or `on` ('亥加丑').  See OPTIONS for **options."""
+    explicit `day` with `jiang` + `hour` or `on` ('亥加丑').  See OPTIONS for **options;
+    `kb` is another KB folder whose kb/core tables to cast with."""
     from . import calendar as cal
     opts = check_options(options)
-    T = core()
+    kb = str(kb) if kb else None
+    T = core(kb)
     night = _bool_or_none(night, "night")
     notes = []
     explicit = any(x is not None for x in (day, jiang, hour, on))
@@ -309,7 +312,7 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
         if on is not None:
             if jiang is not None or hour is not None:
                 raise InputError("give --on (亥加丑) or --jiang with --hour, not both")
-            jiang, hour = parse_on(on)
+            jiang, hour = parse_on(on, kb)
         else:
             if jiang is None or hour is None:
                 raise InputError("an explicit cast needs --jiang and --hour (or --on 亥加丑)")
@@ -348,11 +351,11 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
 
     daytime = T.zhouye[hour] == "晝" if night is None else not night
     offset = (bi(jiang) - bi(hour)) % 12
-    ls, chuan, gate, subtype, steps = structure(day, offset, opts["shehai"])
-    gens, noble, direction = generals(day[0], offset, daytime, opts["guiren"])
+    ls, chuan, gate, subtype, steps = structure(day, offset, opts["shehai"], kb)
+    gens, noble, direction = generals(day[0], offset, daytime, opts["guiren"], kb)
     genmap = dict(zip(BRANCHES, gens))
     lessons = tuple(Lesson(u, l, lb, genmap[u]) for (u, l, lb) in ls)
-    xun, void, dungan, liuqin, changsheng = day_tables(day)
+    xun, void, dungan, liuqin, changsheng = day_tables(day, kb)
 
     season = T.season[month_branch] if month_branch else None
     wangxiang = ()

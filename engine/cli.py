@@ -43,7 +43,7 @@ def _cast_args(p):
 def cast_kwargs(a):
     kw = {}
     for k in ("tz", "day", "jiang", "hour", "on", "year", "month", "born", "sex",
-              "guiren", "shehai", "day_boundary", "yuejiang"):
+              "guiren", "shehai", "day_boundary", "yuejiang", "kb"):
         v = getattr(a, k, None)
         if v is not None:
             kw[k] = v
@@ -76,7 +76,7 @@ def cmd_cast(a):
 def cmd_table(a):
     from .cast import lesson_table
     from .render import table_line
-    opts = {k: v for k, v in cast_kwargs(a).items() if k in ("guiren", "shehai")}
+    opts = {k: v for k, v in cast_kwargs(a).items() if k in ("guiren", "shehai", "kb")}
     rows = list(lesson_table(a.day, **opts))
     if a.json:
         print(_dump([dict(b.to_dict(), offset=off) for off, b in rows]))
@@ -100,6 +100,11 @@ def build_parser():
     t.add_argument("--shehai", help="count|mengzhong")
     t.add_argument("--json", action="store_true")
     t.set_defaults(fn=cmd_table)
+
+    from . import cli_kb
+    cli_kb.add_kb_arg(c)
+    cli_kb.add_kb_arg(t)
+    cli_kb.add_commands(sub, _cast_args)
 
     return p
 

@@ -197,7 +197,8 @@ class Judgment:
         return [f for f in self.firings if include_placements or f.kind != "起例"]
 
     def fired_ids(self):
-        return {f.report for f in self.firings}
+        """Ids of every rule that fired and every table row reported by a family rule."""
+        return {f.report for f in self.firings} | {f.rule for f in self.firings}
 
     def by_kind(self, include_placements=False):
         out = {}
@@ -319,7 +320,7 @@ def judge(x, *, kb=None, variants=None, question=None):
         variants = kw.pop("variants", variants)
         kb = kw.pop("kb", kb)
         moment = kw.pop("moment", None)
-        board = cast(moment, **kw)
+        board = cast(moment, kb=kb, **kw)
     else:
         raise InputError("judge() takes a Board or a dict of cast() keyword arguments")
     eng = engine_for(kb, variants)

@@ -57,6 +57,15 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     pass
 
 
+# YAML 1.1 reads on/off/yes/no as booleans, so a board written {day: 丁卯, on: 亥加丑} would lose
+# its `on` key.  KB files use YAML 1.2 booleans: only true / false.
+_Loader.yaml_implicit_resolvers = {
+    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:bool"]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                              list("tTfF"))
+
+
 def _map(loader, node):
     loader.flatten_mapping(node)
     m = LMap()
@@ -498,6 +507,9 @@ def _load_table(kb, path, item, err):
         return err(path, item.kline("id"), f"table id {tid!r} is a built-in fact type")
     _check_source(kb, path, item, err, required=False)
     _check_common(kb, path, item, err, f"table {tid}")
+    if "reported" in item and item["reported"] not in RULE_KINDS:
+        err(path, item.kline("reported"), f"table {tid}: reported must be the kind its rows are reported as "
+                                          f"({'、'.join(RULE_KINDS)})")
     rows = []
     for r in item["rows"] or []:
         if not isinstance(r, dict):
@@ -521,7 +533,8 @@ def _load_table(kb, path, item, err):
             if isinstance(v, dict) and "id" in v:
                 vdata[v["id"]] = _row_data(r, cols, path, err, each=v.get("each"), base={**r, **v}) \
                     if ("each" in v or set(v) & set(cols)) else []
-        row = Row(id=rid or "", name=name, kind=item["kind"], meta=r, file=str(path), line=r.line,
+        rkind = item["reported"] if isinstance(item.get("reported"), str) else item["kind"]
+        row = Row(id=rid or "", name=name, kind=rkind, meta=r, file=str(path), line=r.line,
                   table=tid, data=data, variant_data=vdata)
         rows.append(row)
         if rid:

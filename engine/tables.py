@@ -102,6 +102,7 @@ class CoreTables:
         return (v["quote"], v.get("book", "")) if v else ("", "")
 
 
-@functools.lru_cache(maxsize=1)
-def core():
-    return CoreTables(load_kb(packaged_kb_dir(), only=("core",)))
+@functools.lru_cache(maxsize=4)
+def core(kb_dir=None):
+    """The caster's tables from kb/core of the installed KB, or of another KB folder."""
+    return CoreTables(load_kb(kb_dir or packaged_kb_dir(), only=("core",)))

@@ -1,0 +1,352 @@
+"""Commands over the knowledge base: judge, rules, lookup, kb check/facts/examples, questions."""
+from __future__ import annotations
+
+import json
+import sys
+
+from .errors import InputError, LiurenError
+
+KIND_LABEL = {"格": "格", "神煞": "神煞", "斷": "斷", "總則": "總則", "類相": "類相", "占驗": "占驗", "起例": "起例"}
+POSITIONS = {"日干", "日支", "干上", "干陰", "支上", "支陰", "初傳", "中傳", "末傳", "占時", "月將", "月建",
+             "太歲", "本命", "行年", "旬首", "旬尾"}
+
+
+def _dump(obj):
+    return json.dumps(obj, ensure_ascii=False, indent=2)
+
+
+def add_kb_arg(p):
+    p.add_argument("--kb", metavar="DIR", help="load another knowledge-base folder instead of the installed kb/")
+
+
+def add_judge_args(p):
+    add_kb_arg(p)
+    p.add_argument("--variant", action="append", default=[], metavar="ID=VARIANT",
+                   help="read an entry by another variant, e.g. sha-diwang=diben ('*=diben': every 底本 reading)")
+    p.add_argument("--question", help="add a question's procedure (liuren questions lists them)")
+
+
+def variants_of(a):
+    out = {}
+    for v in getattr(a, "variant", []) or []:
+        if "=" not in v:
+            raise InputError(f"--variant {v!r}: write ID=VARIANT, e.g. sha-diwang=diben")
+        k, val = v.split("=", 1)
+        out[k.strip()] = val.strip()
+    return out
+
+
+def kb_of(a):
+    from .kbload import load_kb
+    return load_kb(getattr(a, "kb", None))
+
+
+def _check_variants(kb, variants):
+    for k, v in variants.items():
+        if k == "*":
+            continue
+        ents = kb.entries
+        if k not in ents:
+            near = kb.suggest(k)
+            raise InputError(f"--variant: unknown entry {k!r}" + (f" (did you mean {', '.join(near)}?)" if near else ""))
+        ids = [x["id"] for x in ents[k].variants]
+        if v not in ids:
+            raise InputError(f"--variant {k}={v}: {k} has variants {', '.join(ids) or '(none)'}")
+
+
+def source_ref(s):
+    if s.get("seed"):
+        return f"《{s.get('book', '')}》{s.get('volume', '')} ¶{s['para']}"
+    return f"{s.get('book') or s.get('doc')}"
+
+
+def firing_line(f, result=None):
+    where = []
+    pos = [v for v in f.bindings.values() if v in POSITIONS and v != f.name]
+    if f.about:
+        where.append("、".join(f.about))
+    if pos:
+        where.append("見於" + "、".join(dict.fromkeys(pos)))
+    head = f"{f.name}" + (f"（{'，'.join(where)}）" if where else "")
+    line = f"  {head}　{f.reading}"
+    if f.valence:
+        line += f"〔{f.valence}〕"
+    refs = "；".join(dict.fromkeys(source_ref(s) for s in f.sources))
+    if refs:
+        line += f"　{refs}"
+    if f.defeated and result is not None:
+        by = "、".join(result.firings[i].name for i in f.defeated_by)
+        line += f"\n      ※ 勿以實論（{by}）"
+    return line
+
+
+def _order(f):
+    s = next((s for s in f.sources if s.get("seed")), {})
+    return (s.get("seed", "~"), s.get("para", 0), f.n)
+
+
+def cmd_judge(a):
+    from .cli import cast_kwargs
+    from .judge import judge
+    from .render import board_text
+    kw = cast_kwargs(a)
+    variants = variants_of(a)
+    if variants:
+        _check_variants(kb_of(a), variants)
+    r = judge(dict(kw, variants=variants, question=a.question, kb=a.kb))
+    if a.json:
+        print(_dump(r.to_dict()))
+        return 0
+    print(board_text(r.board))
+    print()
+    groups = r.by_kind(include_placements=a.all)
+    if not groups:
+        print("（無任何規則成立）")
+    for kind, fs in groups.items():
+        print(f"【{KIND_LABEL.get(kind, kind)}】")
+        for f in sorted(fs, key=_order):
+            print(firing_line(f, r))
+    return 0
+
+
+def cmd_rules_list(a):
+    kb = kb_of(a)
+    rows = []
+    for e in _listed(kb):
+        if a.kind and e.kind != a.kind:
+            continue
+        seeds = sorted({(s.get("seed") or s.get("doc") or "")[:3] for s in e.source})
+        if a.source and not any(x.startswith(a.source[:3]) for x in seeds):
+            continue
+        paras = "、".join(dict.fromkeys(f"{(s.get('seed') or '')[:3]}¶{s['para']}" for s in e.source if "para" in s))
+        rows.append((e.id, e.kind, e.name, paras))
+    if a.json:
+        print(_dump([dict(zip(("id", "kind", "name", "sources"), r)) for r in rows]))
+    else:
+        for r in rows:
+            print("\t".join(r))
+    return 0
+
+
+def _listed(kb):
+    """Rules, and the named rows of tables whose rows are reported as judgments."""
+    out = list(kb.rules.values())
+    for t in kb.tables.values():
+        if t.meta.get("reported"):
+            out += [r for r in t.rows if r.id]
+    return out
+
+
+def resolve_entry(kb, key):
+    found = kb.find(key)
+    if not found:
+        near = kb.suggest(key)
+        raise InputError(f"no rule or entry {key!r}" + (f"; nearest: {', '.join(near)}" if near else ""))
+    if len(found) > 1:
+        raise InputError(f"{key!r} names several entries: " + ", ".join(f"{e.id} ({e.kind})" for e in found)
+                         + " — give an id")
+    return found[0]
+
+
+def cmd_rules_show(a):
+    import yaml
+    kb = kb_of(a)
+    e = resolve_entry(kb, a.rule)
+    d = {"id": e.id, "name": e.name, "kind": e.kind, "file": f"{e.file}:{e.line}"}
+    for k, v in e.meta.items():
+        if k not in d:
+            d[k] = v
+    if hasattr(e, "table") and e.table:
+        d["table"] = e.table
+    if a.json:
+        print(_dump(_plain(d)))
+    else:
+        print(yaml.safe_dump(_plain(d), allow_unicode=True, sort_keys=False, width=100).rstrip())
+    return 0
+
+
+def _plain(x):
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_plain(v) for v in x]
+    return x
+
+
+def cmd_lookup(a):
+    kb = kb_of(a)
+    sym = a.symbol
+    from .symbols import SHORT_GENERALS, is_branch, is_stem
+    sym = SHORT_GENERALS.get(sym, sym)
+    known = set(SHORT_GENERALS.values())
+    if not (is_branch(sym) or is_stem(sym) or sym in known):
+        raise InputError(f"lookup {a.symbol!r}: give a branch (子…亥), a stem or a general (貴人…天后)")
+    out = {}
+    cats = set()
+    for t in kb.tables.values():
+        if t.kind != "類相":
+            continue
+        for d in t.facts():
+            cat = d.get("門") or t.name
+            cats.add(cat)
+            if a.category and cat != a.category:
+                continue
+            if sym in (d.get("支"), d.get("干"), d.get("將")) and d.get("象"):
+                out.setdefault(cat, [])
+                if d["象"] not in out[cat]:
+                    out[cat].append(d["象"])
+    if a.category and a.category not in cats:
+        raise InputError(f"--category {a.category!r}: categories are {'、'.join(sorted(cats)) or '(none in this KB)'}")
+    if a.json:
+        print(_dump(out))
+    else:
+        if not out:
+            print(f"（{sym} 無類相）")
+        for cat, items in out.items():
+            print(f"{cat}：{'、'.join(items)}")
+    return 0
+
+
+def cmd_kb_check(a):
+    from .kbload import load_kb
+    kb, errors = load_kb(getattr(a, "kb", None), collect=True)
+    for e in errors:
+        print(f"liuren: {e}", file=sys.stderr)
+    if errors:
+        return 2
+    if not errors:
+        try:
+            from .compile import build
+            build(kb)
+        except LiurenError as e:
+            print(f"liuren: {e}", file=sys.stderr)
+            return 2
+    nrows = sum(1 for t in kb.tables.values() for r in t.rows if r.id)
+    print(f"{kb.root}: {len(kb.files)} files, {len(kb.rules)} rules, {len(kb.tables)} tables "
+          f"({nrows} named rows), {len(kb.questions)} questions — ok")
+    return 0
+
+
+def cmd_kb_facts(a):
+    from .facts import BUILTIN_FACTS
+    kb = kb_of(a)
+    print("built-in (asserted from the board):")
+    for t, d in BUILTIN_FACTS.items():
+        print(f"  {t}: {'、'.join(d['fields'])}\n      {d['doc']}")
+    print("derived (asserted by rules; kb `facts:`):")
+    for t, fields in sorted(kb.derived.items()):
+        doc = kb.declared.get(t, {}).get("doc", "")
+        print(f"  {t}: {'、'.join(sorted(fields))}" + (f"\n      {doc}" if doc else ""))
+    print("tables (one fact per row):")
+    for t in kb.tables.values():
+        print(f"  {t.id}: {'、'.join(t.columns)}, id　（{t.name}）")
+    return 0
+
+
+def search_boards(extras=None):
+    """Candidate example boards, plain ones first."""
+    from .symbols import BRANCHES, JIAZI
+    months = ["丙寅", "己巳", "壬申", "乙亥", "戊辰"]
+    for extra in ([{}] if extras is None else []) + [dict(extras or {}, month=m) for m in months[:1]] + \
+            [dict(extras or {}, month=m, year="丙午", born=1990, sex="m") for m in months]:
+        for i, day in enumerate(JIAZI):
+            for off in range(12):
+                for night in (False, True):
+                    yield dict(extra, day=day, on=f"{BRANCHES[(off + i) % 12]}加{BRANCHES[i % 12]}", night=night)
+
+
+def cmd_kb_examples(a):
+    from .judge import judge
+    kb = kb_of(a)
+    e = resolve_entry(kb, a.rule)
+    fires = silent = None
+    fire_why = silent_why = ""
+    n = 0
+    for b in search_boards():
+        n += 1
+        r = judge(dict(b, kb=a.kb))
+        got = e.id in r.fired_ids()
+        if got and fires is None:
+            fires = b
+            f = next(f for f in r.firings if e.id in (f.report, f.rule))
+            fire_why = "；".join(r.graph.nodes["fact:" + k]["text"] for k in f.premises
+                                if r.graph.nodes["fact:" + k]["origin"] != "table")
+        if not got and silent is None:
+            silent = b
+            t = r.board.transmissions
+            silent_why = f"{r.board.day}日 三傳{''.join(t.branches)}（{t.gate}）"
+        if fires and silent or n >= a.max:
+            break
+    print(f"# {e.id} {e.name}: searched {n} boards" + ("" if fires else "; never fired (unreachable?)")
+          + ("" if silent else "; never silent (always?)"))
+    print("examples:")
+    for label, b in (("fires", fires), ("silent", silent)):
+        if b:
+            why = fire_why if label == "fires" else silent_why
+            print(f"  {label}:\n    - board: {board_flow(b)}\n      why: {why} — （補足此盤{'成' if label == 'fires' else '不成'}之理）")
+    return 0
+
+
+def board_flow(b):
+    """A board as a one-line YAML flow mapping, e.g. {day: 丁卯, on: 亥加丑, night: true}."""
+    def val(v):
+        return "true" if v is True else "false" if v is False else str(v)
+    return "{" + ", ".join(f"{k}: {val(v)}" for k, v in b.items()) + "}"
+
+
+def cmd_questions(a):
+    kb = kb_of(a)
+    if not kb.questions:
+        print("（此知識庫無問題程序）")
+    for q in kb.questions.values():
+        refs = "；".join(f"¶{s['para']}" for s in q["source"] if "para" in s)
+        print(f"{q['name']}\t{q['id']}\t{q.get('reading', '')}\t{refs}")
+    return 0
+
+
+def add_commands(sub, cast_args):
+    j = sub.add_parser("judge", help="cast and fire the rules; print the judgments grouped by kind")
+    cast_args(j)
+    add_judge_args(j)
+    j.add_argument("--json", action="store_true", help="{board, fired, trace} as JSON")
+    j.add_argument("--all", action="store_true", help="also list the placements (起例)")
+    j.set_defaults(fn=cmd_judge)
+
+    r = sub.add_parser("rules", help="list or show the rules")
+    rs = r.add_subparsers(dest="rcmd", required=True, parser_class=sub._parser_class)
+    rl = rs.add_parser("list", help="list rules (and reported table rows)")
+    rl.add_argument("--kind", help="only this kind (格 神煞 斷 總則 類相 起例 占驗)")
+    rl.add_argument("--source", help="only those citing this seed (000 … 004)")
+    rl.add_argument("--json", action="store_true")
+    add_kb_arg(rl)
+    rl.set_defaults(fn=cmd_rules_list)
+    rsh = rs.add_parser("show", help="show one rule or entry by id or name")
+    rsh.add_argument("rule")
+    rsh.add_argument("--json", action="store_true")
+    add_kb_arg(rsh)
+    rsh.set_defaults(fn=cmd_rules_show)
+
+    lk = sub.add_parser("lookup", help="類相 of a branch, stem or general")
+    lk.add_argument("symbol")
+    lk.add_argument("--category", help="one category, e.g. 臟腑")
+    lk.add_argument("--json", action="store_true")
+    add_kb_arg(lk)
+    lk.set_defaults(fn=cmd_lookup)
+
+    k = sub.add_parser("kb", help="knowledge-base maintenance")
+    ks = k.add_subparsers(dest="kcmd", required=True, parser_class=sub._parser_class)
+    kc = ks.add_parser("check", help="validate every KB file (errors name file and line)")
+    add_kb_arg(kc)
+    kc.set_defaults(fn=cmd_kb_check)
+    kf = ks.add_parser("facts", help="the fact vocabulary rules can match")
+    add_kb_arg(kf)
+    kf.set_defaults(fn=cmd_kb_facts)
+    ke = ks.add_parser("examples", help="search boards where a rule fires and where it stays silent")
+    ke.add_argument("rule")
+    ke.add_argument("--max", type=int, default=3000, help="boards to try at most")
+    add_kb_arg(ke)
+    ke.set_defaults(fn=cmd_kb_examples)
+
+    q = sub.add_parser("questions", help="the question-specific procedures (--question)")
+    add_kb_arg(q)
+    q.set_defaults(fn=cmd_questions)

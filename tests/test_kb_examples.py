@@ -1,0 +1,96 @@
+"""Every rule (and every row of a table whose rows are reported as judgments) fires on each of
+its `fires` boards and stays silent on each of its `silent` boards.  A rule that can occur on no
+board states `unreachable:` instead of `fires`; one that fires on every board states `always:`
+instead of `silent`; both claims are checked over the 720 lessons."""
+import functools
+import json
+
+import pytest
+
+from engine import judge
+from engine.kbload import load_kb
+from engine.symbols import BRANCHES, JIAZI
+
+KB = load_kb()
+
+
+def entries_needing_examples(kb):
+    out = list(kb.rules.values())
+    for t in kb.tables.values():
+        if t.meta.get("reported"):
+            out += [r for r in t.rows if r.id]
+    return [e for e in out if not e.meta.get("effect")]
+
+
+ENTRIES = entries_needing_examples(KB)
+
+
+@functools.lru_cache(maxsize=None)
+def fired(board_json):
+    return frozenset(judge(json.loads(board_json)).fired_ids())
+
+
+def _key(board):
+    return json.dumps(board, ensure_ascii=False, sort_keys=True)
+
+
+def cases():
+    for e in ENTRIES:
+        ex = e.meta.get("examples") or {}
+        for kind in ("fires", "silent"):
+            for i, item in enumerate(ex.get(kind) or []):
+                yield pytest.param(e.id, kind, item["board"], id=f"{e.id}-{kind}-{i}")
+
+
+@pytest.mark.parametrize("entry, kind, board", list(cases()))
+def test_example(entry, kind, board):
+    got = entry in fired(_key(board))
+    assert got == (kind == "fires"), f"{entry} should {'fire' if kind == 'fires' else 'stay silent'} on {board}"
+
+
+@pytest.mark.parametrize("entry", [e.id for e in ENTRIES])
+def test_every_entry_has_both_examples(entry):
+    e = KB.entries[entry]
+    ex = e.meta.get("examples") or {}
+    assert ex.get("fires") or e.meta.get("unreachable"), f"{entry}: no fires example and no unreachable: claim"
+    assert ex.get("silent") or e.meta.get("always"), f"{entry}: no silent example and no always: claim"
+    for kind in ("fires", "silent"):
+        for item in ex.get(kind) or []:
+            assert str(item.get("why", "")).strip(), f"{entry}: an example without its reason"
+
+
+def lesson_boards():
+    """The 720 lessons, each with a month (cycling the twelve), a year, a birth and 晝/夜 alternating,
+    so that every position and season exists somewhere."""
+    months = ["丙寅", "丁卯", "戊辰", "己巳", "庚午", "辛未", "壬申", "癸酉", "甲戌", "乙亥", "丙子", "丁丑"]
+    for i, day in enumerate(JIAZI):
+        for off in range(12):
+            yield {"day": day, "jiang": BRANCHES[off], "hour": "子", "month": months[(i + off) % 12],
+                   "year": 2026, "born": 1990 + off, "sex": "m" if i % 2 else "f", "night": bool((i + off) % 2)}
+
+
+@functools.lru_cache(maxsize=1)
+def lesson_space():
+    return [fired(_key(b)) for b in lesson_boards()]
+
+
+CLAIMS = [e for e in ENTRIES if e.meta.get("unreachable") or e.meta.get("always")]
+
+
+@pytest.mark.parametrize("entry", [e.id for e in CLAIMS])
+def test_unreachable_and_always_claims_over_the_720_lessons(entry):
+    e = KB.entries[entry]
+    space = lesson_space()
+    if e.meta.get("unreachable"):
+        hits = sum(entry in s for s in space)
+        assert hits == 0, f"{entry} claims unreachable ({e.meta['unreachable']['why']}) but fires on {hits} lessons"
+    if e.meta.get("always"):
+        misses = sum(entry not in s for s in space)
+        assert misses == 0, f"{entry} claims always ({e.meta['always']['why']}) but is silent on {misses} lessons"
+
+
+def test_reported_ids_are_entries():
+    # whatever a firing reports must be a rule or a named row the user can look up
+    for b in list(lesson_boards())[::37]:
+        for rid in fired(_key(b)):
+            assert rid in KB.entries, rid

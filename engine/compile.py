@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from . import _compat  # noqa: F401
-from experta import AND, NOT, OR, Fact, KnowledgeEngine, L, MATCH, P, Rule  # noqa: E402
+from experta import AND, NOT, OR, TEST, Fact, KnowledgeEngine, L, MATCH, P, Rule  # noqa: E402
 from experta.agenda import Agenda  # noqa: E402
 from experta.factlist import FactList  # noqa: E402
 
@@ -22,6 +22,9 @@ from .kbload import VAR_RE, then_facts  # noqa: E402
 from .rete import dirty_conflict_sets, fast_tokens, index_joins, restore, route_bus, snapshot  # noqa: E402
 
 JUDGMENT_KINDS = ("格", "神煞", "斷", "總則", "類相", "占驗")
+TEST_FUNCS = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
+              "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
+              "in": lambda a, b: a in b, "notin": lambda a, b: a not in b}
 
 
 _FACT_CLASSES = {}
@@ -64,6 +67,8 @@ def expand_macros(cond, macros, counter):
         return {k: [expand_macros(c, macros, counter) for c in v]}
     if k == "not":
         return {"not": expand_macros(v, macros, counter)}
+    if k == "test":
+        return cond
     if k in macros:
         m = macros[k]
         n = next(counter)
@@ -119,7 +124,7 @@ class Compiler:
         for t in self.kb.tables.values():
             rowvar = {r.id: self.variant_of(r) for r in t.rows if r.id}
             for f in t.facts({k: v for k, v in rowvar.items() if v}):
-                static.append({"t": t.id, **f})
+                static.append({"t": t.fact_type, **f})
         return cls, compiled, static
 
     # ---- conditions
@@ -144,6 +149,32 @@ class Compiler:
             return ~L(inner)
         return v
 
+    def _test(self, v, cr):
+        """{op: [a, b]} -> experta TEST over the bound variables it names."""
+        (op, (a, b)), = v.items()
+        fn = TEST_FUNCS[op]
+        names = []
+
+        def arg(x):
+            if isinstance(x, str) and VAR_RE.match(x):
+                self._var(x, cr)
+                names.append(cr.varmap[x])
+                return ("var", cr.varmap[x])
+            return ("lit", x)
+        ga, gb = arg(a), arg(b)
+        params = sorted(set(names))
+
+        def check(**kw):
+            va = kw[ga[1]] if ga[0] == "var" else ga[1]
+            vb = kw[gb[1]] if gb[0] == "var" else gb[1]
+            try:
+                return bool(fn(va, vb))
+            except TypeError:
+                return False
+        # experta passes a TEST only the context keys its parameters name
+        src = f"lambda {', '.join(params)}: _check({', '.join(p + '=' + p for p in params)})"
+        return TEST(eval(src, {"_check": check}))
+
     def _ce(self, cond, cr):
         if isinstance(cond, list):
             parts = [self._ce(c, cr) for c in cond]
@@ -163,6 +194,8 @@ class Compiler:
         if k == "not":
             p = self._ce(v, cr)
             return NOT(AND(*p) if isinstance(p, list) and len(p) > 1 else (p[0] if isinstance(p, list) else p))
+        if k == "test":
+            return self._test(v, cr)
         fields = {f: self._value(val, cr) for f, val in v.items()}
         return fact_class(k)(**fields)
 

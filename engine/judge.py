@@ -18,7 +18,7 @@ from .cast import cast
 from .compile import JUDGMENT_KINDS, build
 from .errors import InputError
 from .facts import BUILTIN_FACTS, board_facts
-from .kbload import VAR_RE, load_kb
+from .kbload import CALC_OPS, VAR_RE, load_kb
 from .symbols import is_branch
 
 KIND_ORDER = ("格", "神煞", "斷", "總則", "類相", "占驗", "起例")
@@ -60,6 +60,7 @@ class Firing:
     aspects: list = field(default_factory=list)
     defeated_by: list = field(default_factory=list)   # firing numbers
     interpretation: dict | None = None
+    calc: list = field(default_factory=list)       # arithmetic done by `then`, e.g. "9 × 4 = 36"
 
     @property
     def defeated(self):
@@ -72,6 +73,8 @@ class Firing:
              "sources": [{k: s[k] for k in ("seed", "para", "doc", "book", "volume") if s.get(k) is not None}
                          for s in self.sources],
              "about": self.about, "aspects": self.aspects}
+        if self.calc:
+            d["calc"] = self.calc
         if self.rule != self.report:
             d["family"] = self.rule
         if self.variant:
@@ -118,8 +121,9 @@ class Recorder:
             report = bindings.get(rule.as_var)
             entry = self.kb.rows.get(report) or self.kb.rules.get(report) or rule
         new = []
+        calc = []
         for t, fields in cr.then:
-            new.append({"t": t, **{f: _resolve(v, bindings) for f, v in fields.items()}})
+            new.append({"t": t, **{f: _resolve(v, bindings, calc) for f, v in fields.items()}})
         kind = entry.kind if entry is not rule and entry.kind in JUDGMENT_KINDS else rule.kind
         if kind in JUDGMENT_KINDS:
             new.append({"t": "判", "規": report, "名": entry.name, "類": kind})
@@ -136,15 +140,40 @@ class Recorder:
             n=n, rule=rule.id, report=report, name=entry.name, kind=kind,
             reading=entry.reading or rule.reading, valence=entry.valence or rule.valence,
             bindings=bindings, premises=premises, conclusions=conclusions,
-            sources=_sources(self.kb, entry) or _sources(self.kb, rule), variant=cr.variant,
+            sources=_sources(self.kb, entry) or _sources(self.kb, rule), variant=cr.variant, calc=calc,
             about=[a for a in about if is_branch(a)],
             interpretation=entry.interpretation or rule.interpretation))
         return new
 
 
-def _resolve(v, bindings):
+def _resolve(v, bindings, calc=None):
+    """A `then` value: a literal, a bound $variable, or a calculation {op: [args]} whose
+    arithmetic is written down in `calc` (shown in the trace)."""
     if isinstance(v, str) and VAR_RE.match(v):
         return bindings.get(v)
+    if isinstance(v, dict):
+        (op, args), = v.items()
+        vals = [_resolve(a, bindings, calc) for a in args]
+        if op == "neg":
+            out = -vals[0]
+        elif op == "add":
+            out = sum(vals)
+        elif op == "sub":
+            out = vals[0] - sum(vals[1:])
+        elif op == "mul":
+            out = 1
+            for x in vals:
+                out *= x
+        else:  # div
+            out = vals[0]
+            for x in vals[1:]:
+                out = out / x
+            if isinstance(out, float) and out.is_integer():
+                out = int(out)
+        if calc is not None:
+            sym = CALC_OPS[op]
+            calc.append((f"{sym}{vals[0]}" if op == "neg" else f" {sym} ".join(str(x) for x in vals)) + f" = {out}")
+        return out
     return v
 
 
@@ -235,12 +264,13 @@ class Judgment:
                        reading=f.reading, valence=f.valence, bindings={k.lstrip("$"): v for k, v in f.bindings.items()},
                        sources=[_plain(s) for s in f.sources], interpretation=_plain(f.interpretation or {}),
                        variant=f.variant or "", about=list(f.about), aspects=f.aspects,
-                       defeated=f.defeated)
+                       defeated=f.defeated, calc=list(f.calc))
             for key in f.premises:
                 fn = "fact:" + key
                 if fn not in g:
                     d = rec.facts[key]
                     origin = "table" if d["t"] in self.kb.tables else "derived"
+
                     g.add_node(fn, kind="fact", type=d["t"], fields=_plain(d), origin=origin, text=texts(d))
                 g.add_edge(fn, node, role="premise")
             for key in f.conclusions:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import os
 import itertools
 import pathlib
 import re
@@ -21,6 +22,8 @@ from .facts import BUILTIN_FACTS, RESERVED_FIELDS
 
 VAR_RE = re.compile(r"^\$[^\s$]+$")
 VALENCES = ("吉", "凶", "平", "吉凶兩見", "視所乘")
+TEST_OPS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "in": "in", "notin": "not in"}
+CALC_OPS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "neg": "−"}
 RULE_KINDS = ("格", "神煞", "斷", "總則", "類相", "起例", "占驗")
 SOURCE_KEYS_SEED = {"seed", "para", "quote", "note"}
 SOURCE_KEYS_DOC = {"doc", "section", "book", "quote", "note"}
@@ -32,7 +35,7 @@ RULE_KEYS = {"id", "name", "aliases", "labels", "kind", "when", "then", "as", "a
              "examples", "unreachable", "always", "note", "question", "effect", "governs", "conflicts",
              "salience"}
 TABLE_KEYS = {"id", "name", "aliases", "labels", "kind", "columns", "rows", "reading", "source",
-              "interpretation", "note", "valence", "reported", "text"}
+              "interpretation", "note", "valence", "reported", "text", "extends"}
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
 
@@ -174,6 +177,11 @@ class Table:
     file: str
     line: int
 
+    @property
+    def fact_type(self):
+        """A table that `extends` another adds rows to that table's fact type."""
+        return self.meta.get("extends") or self.id
+
     def facts(self, variants=None):
         """The table's rows as fact dicts, with the chosen variant of each row."""
         variants = variants or {}
@@ -238,6 +246,8 @@ class KB:
     def fact_fields(self, ftype):
         if ftype in BUILTIN_FACTS:
             return set(BUILTIN_FACTS[ftype]["fields"])
+        if ftype in self.tables and self.tables[ftype].meta.get("extends"):
+            return None                 # not a fact type of its own
         if ftype in self.tables:
             return set(self.tables[ftype].columns) | {"id"}
         if ftype in self.derived:
@@ -247,7 +257,11 @@ class KB:
 
 # --------------------------------------------------------------------------- loading
 def packaged_kb_dir():
-    """The kb/ folder installed with the package (or the checkout's kb/ in development)."""
+    """The kb/ folder installed with the package (or the checkout's kb/ in development).
+    The environment variable LIUREN_KB names another folder to use by default."""
+    env = os.environ.get("LIUREN_KB")
+    if env:
+        return pathlib.Path(env)
     here = pathlib.Path(__file__).resolve().parent.parent / "kb"
     if here.is_dir():
         return here
@@ -259,7 +273,10 @@ def kb_files(root, only=None):
     root = pathlib.Path(root)
     if not root.is_dir():
         raise KBError(root, 0, "no such knowledge-base folder")
-    files = sorted(p for p in root.rglob("*.yaml") if p.is_file())
+    files = []
+    for d, _, names in os.walk(root, followlinks=True):      # a working copy may link folders
+        files += [pathlib.Path(d) / n for n in names if n.endswith(".yaml")]
+    files.sort()
     if only:
         files = [p for p in files if p.relative_to(root).parts[0] in only]
     return files
@@ -291,8 +308,19 @@ def load_kb(root=None, only=None, collect=False):
             errors.append(e)
             continue
         kb.files.append(str(path))
-        _load_doc(kb, path, doc, err)
-    _post(kb, err)
+        try:
+            _load_doc(kb, path, doc, err)
+        except KBError:
+            raise
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as e:
+            # a shape the checks above did not foresee: still one line naming the file
+            err(path, 0, f"cannot read this file's entries ({type(e).__name__}: {e})")
+    try:
+        _post(kb, err)
+    except KBError:
+        raise
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as e:
+        err(root, 0, f"cannot check the rules ({type(e).__name__}: {e})")
     return (kb, errors) if collect else kb
 
 
@@ -494,9 +522,11 @@ def _load_table(kb, path, item, err):
         return
     for k in set(item) - TABLE_KEYS:
         err(path, item.kline(k), f"table {tid}: unknown key {k!r}")
-    for k in ("name", "kind", "columns", "rows"):
+    for k in ("name", "kind", "columns"):
         if k not in item:
             return err(path, item.line, f"table {tid}: missing {k!r}")
+    if "rows" not in item and not item.get("reported"):
+        return err(path, item.line, f"table {tid}: missing 'rows' (only a table others extend may have none)")
     cols = item["columns"]
     if not isinstance(cols, list) or not all(isinstance(c, str) for c in cols):
         return err(path, item.kline("columns"), f"table {tid}: columns must be a list of names")
@@ -511,7 +541,7 @@ def _load_table(kb, path, item, err):
         err(path, item.kline("reported"), f"table {tid}: reported must be the kind its rows are reported as "
                                           f"({'、'.join(RULE_KINDS)})")
     rows = []
-    for r in item["rows"] or []:
+    for r in item.get("rows") or []:
         if not isinstance(r, dict):
             err(path, getattr(item["rows"], "line", item.line), f"table {tid}: each row must be a mapping")
             continue
@@ -592,6 +622,11 @@ def walk_patterns(cond, macros):
         if not isinstance(v, list) or not v:
             raise ValueError(f"{k}: needs a non-empty list")
         yield from walk_patterns(v, macros)
+    elif k == "test":
+        if not isinstance(v, dict) or len(v) != 1 or next(iter(v)) not in TEST_OPS \
+                or not isinstance(next(iter(v.values())), list) or len(next(iter(v.values()))) != 2:
+            raise ValueError(f"test: write {{op: [a, b]}} with op one of {', '.join(TEST_OPS)}")
+        yield ("test", v, line)
     elif k == "not":
         yield from walk_patterns(v, macros)
     elif k in macros:
@@ -622,7 +657,16 @@ def _post(kb, err):
             err(rule.file, rule.meta.kline("then"), f"rule {rule.id}: then must be {{fact type: {{field: value}}}} or a list of them")
     for t, decl in kb.declared.items():
         kb.derived.setdefault(t, set()).update(decl["fields"])
-    known_types = set(BUILTIN_FACTS) | set(kb.tables) | set(kb.derived)
+    for t in kb.tables.values():
+        base = t.meta.get("extends")
+        if base is None:
+            continue
+        if base not in kb.tables or kb.tables[base].meta.get("extends"):
+            err(t.file, t.meta.kline("extends"), f"table {t.id}: extends {base!r}, which is not a table (of its own)")
+        elif list(t.columns) != list(kb.tables[base].columns):
+            err(t.file, t.meta.kline("columns"), f"table {t.id}: columns {t.columns} differ from {base}'s "
+                                                 f"{kb.tables[base].columns}")
+    known_types = set(BUILTIN_FACTS) | {t.id for t in kb.tables.values() if not t.meta.get("extends")} | set(kb.derived)
     for m in kb.macros.values():
         for item in m["expands"]:
             (t, _), = item.items()
@@ -653,6 +697,8 @@ def _check_rule_conditions(kb, rule, known_types, err):
                 for a in payload[1]:
                     if isinstance(a, str) and VAR_RE.match(a):
                         bound.add(a)
+                continue
+            if kind == "test":
                 continue
             t, fields = payload
             if t not in known_types:
@@ -686,11 +732,31 @@ def _check_rule_conditions(kb, rule, known_types, err):
             for x in _vars_in(val):
                 if x not in bound:
                     err(rule.file, rule.meta.kline("then"), f"rule {rule.id}: then uses {x}, which no condition binds")
+            if isinstance(val, dict):
+                bad = _bad_calc(val)
+                if bad:
+                    err(rule.file, rule.meta.kline("then"), f"rule {rule.id}: then {t}.{f}: {bad}")
     if rule.as_var and rule.as_var not in bound:
         err(rule.file, rule.meta.kline("as"), f"rule {rule.id}: as {rule.as_var} is not bound by a condition")
     for a in rule.about:
         if isinstance(a, str) and a.startswith("$") and a not in bound:
             err(rule.file, rule.meta.kline("about"), f"rule {rule.id}: about uses {a}, which no condition binds")
+
+
+def _bad_calc(val):
+    """A `then` value may be a calculation {op: [args]}; say what is wrong with one, if anything."""
+    if not isinstance(val, dict):
+        return None
+    if len(val) != 1 or next(iter(val)) not in CALC_OPS:
+        return f"a calculation is {{op: [a, b]}} with op one of {', '.join(CALC_OPS)}"
+    args = next(iter(val.values()))
+    if not isinstance(args, list) or not args:
+        return "a calculation needs a list of arguments"
+    for a in args:
+        bad = _bad_calc(a)
+        if bad:
+            return bad
+    return None
 
 
 def _vars_in(val):

@@ -1,0 +1,72 @@
+"""Every classical quote in kb/ is verbatim from the seed paragraph it cites.
+
+The seeds are not part of the product; when ../shared/seeds is not next to the checkout these
+tests are skipped.  A quote may leave text out with "…": its pieces must then appear in order.
+"""
+import pathlib
+import re
+
+import pytest
+
+from engine.kbload import load_kb
+
+SEEDS = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+KB = load_kb()
+
+pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds is not available")
+
+
+def paragraphs(seed):
+    return (SEEDS / seed).read_text(encoding="utf-8").split("\n\n")
+
+
+def norm(s):
+    return re.sub(r"\s+", "", s)
+
+
+def all_sources():
+    items = []
+    for e in KB.entries.values():
+        items.append((e.id, e.source, e.variants))
+    for t in KB.tables.values():
+        items.append((t.id, t.meta.get("source") or [], []))
+    for q in KB.questions.values():
+        items.append((q["id"], q.get("source") or [], []))
+    for tid, src, variants in items:
+        for s in src:
+            if "seed" in s:
+                yield pytest.param(tid, s, id=f"{tid}-{s['seed'][:3]}-{s['para']}")
+
+
+def contains_in_order(text, quote):
+    pos = 0
+    for piece in [p for p in norm(quote).split("…") if p]:
+        i = text.find(piece, pos)
+        if i < 0:
+            return False
+        pos = i + len(piece)
+    return True
+
+
+@pytest.mark.parametrize("entry, src", list(all_sources()))
+def test_quote_is_verbatim(entry, src):
+    assert (SEEDS / src["seed"]).is_file(), f"{entry}: no seed file {src['seed']}"
+    ps = paragraphs(src["seed"])
+    assert 0 <= src["para"] < len(ps), f"{entry}: ¶{src['para']} is past the end of {src['seed']}"
+    assert contains_in_order(norm(ps[src["para"]]), src["quote"]), \
+        f"{entry}: quote not found in {src['seed']} ¶{src['para']}: {src['quote']}"
+
+
+def variant_cases():
+    for e in KB.entries.values():
+        for v in e.variants:
+            yield pytest.param(e.id, v, id=f"{e.id}-{v['id']}")
+
+
+@pytest.mark.parametrize("entry, variant", list(variant_cases()))
+def test_variant_quote_is_in_a_cited_paragraph(entry, variant):
+    # the 底本 text a variant records must stand in one of the paragraphs the entry cites
+    e = KB.entries[entry]
+    texts = [norm(paragraphs(s["seed"])[s["para"]]) for s in e.source if "seed" in s]
+    assert any(contains_in_order(t, str(variant["quote"])) for t in texts), \
+        f"{entry}: variant {variant['id']} quotes {variant['quote']!r}, which no cited paragraph has"

@@ -93,7 +93,7 @@ def bench_cast():
 
 def bench_judge(kb_dir=None):
     print("judging")
-    from engine.judge import engine_for, judge
+    from engine.judging import engine_for, judge
     t0 = time.perf_counter()
     eng = engine_for(kb_dir)
     compile_s = time.perf_counter() - t0
@@ -120,7 +120,7 @@ def main():
         bench_cast()
     if not a.cast_only:
         try:
-            import engine.judge  # noqa: F401
+            import engine.judging  # noqa: F401
         except ImportError:
             print("judging: not available yet")
             return

@@ -105,6 +105,8 @@ def build_parser():
     cli_kb.add_kb_arg(c)
     cli_kb.add_kb_arg(t)
     cli_kb.add_commands(sub, _cast_args)
+    from explain import cli as explain_cli
+    explain_cli.add_commands(sub, _cast_args, cli_kb.add_judge_args)
 
     return p
 

@@ -87,7 +87,7 @@ def _order(f):
 
 def cmd_judge(a):
     from .cli import cast_kwargs
-    from .judge import judge
+    from .judging import judge
     from .render import board_text
     kw = cast_kwargs(a)
     variants = variants_of(a)
@@ -256,14 +256,21 @@ def search_boards(extras=None):
 
 
 def cmd_kb_examples(a):
-    from .judge import judge
+    from .judging import judge
     kb = kb_of(a)
     e = resolve_entry(kb, a.rule)
     fires = silent = None
     fire_why = silent_why = ""
     n = 0
+    extra = {}
+    for w in a.with_ or []:
+        if "=" not in w:
+            raise InputError(f"--with {w!r}: write key=value, e.g. question=射覆 or guiren=甲羊")
+        k, v = w.split("=", 1)
+        extra[k.strip()] = v.strip()
     for b in search_boards():
         n += 1
+        b = {**b, **extra}
         r = judge(dict(b, kb=a.kb))
         got = e.id in r.fired_ids()
         if got and fires is None:
@@ -299,8 +306,8 @@ def cmd_questions(a):
     if not kb.questions:
         print("（此知識庫無問題程序）")
     for q in kb.questions.values():
-        refs = "；".join(f"¶{s['para']}" for s in q["source"] if "para" in s)
-        print(f"{q['name']}\t{q['id']}\t{q.get('reading', '')}\t{refs}")
+        refs = "；".join(dict.fromkeys(f"{s['seed'][:3]}¶{s['para']}" for s in q["source"] if "para" in s))
+        print(f"{q['name']}\t{','.join(q['ids'])}\t{q.get('reading', '')}\t{refs}")
     return 0
 
 
@@ -344,6 +351,8 @@ def add_commands(sub, cast_args):
     ke = ks.add_parser("examples", help="search boards where a rule fires and where it stays silent")
     ke.add_argument("rule")
     ke.add_argument("--max", type=int, default=3000, help="boards to try at most")
+    ke.add_argument("--with", dest="with_", action="append", metavar="KEY=VALUE",
+                    help="add this to every board tried (question=…, guiren=甲羊, month=…)")
     add_kb_arg(ke)
     ke.set_defaults(fn=cmd_kb_examples)
 

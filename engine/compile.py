@@ -9,17 +9,18 @@ engine retracts what the previous board declared and derived (see BoardEngine.re
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from dataclasses import dataclass, field
 
 from . import _compat  # noqa: F401
-from experta import AND, NOT, OR, TEST, Fact, KnowledgeEngine, L, MATCH, P, Rule  # noqa: E402
+from experta import NOT, TEST, Fact, KnowledgeEngine, L, MATCH, P, Rule  # noqa: E402,F401
 from experta.agenda import Agenda  # noqa: E402
 from experta.factlist import FactList  # noqa: E402
+from experta.strategies import DepthStrategy  # noqa: E402
 
 from .errors import KBError, RunawayError  # noqa: E402
 from .kbload import VAR_RE, then_facts  # noqa: E402
-from .rete import dirty_conflict_sets, fast_tokens, index_joins, restore, route_bus, snapshot  # noqa: E402
+from .rete import (LiurenMatcher, dirty_conflict_sets, fast_tokens, index_joins, restore,  # noqa: E402
+                   route_bus, snapshot)
 
 JUDGMENT_KINDS = ("格", "神煞", "斷", "總則", "類相", "占驗")
 TEST_FUNCS = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
@@ -52,6 +53,12 @@ class CompiledRule:
     variant: str | None
     varmap: dict = field(default_factory=dict)     # "$x" -> python identifier
     cond: object = None             # the macro-expanded condition tree
+    internal: bool = False          # a helper for a negation, not a KB rule
+    helpers: list = field(default_factory=list)
+    experta: list = field(default_factory=list)    # names of its experta rules (one per branch)
+    negated: set = field(default_factory=set)      # fact types it negates
+    positive: set = field(default_factory=set)     # fact types it matches
+    stratum: int = 0
 
     @property
     def id(self):
@@ -87,10 +94,41 @@ def expand_macros(cond, macros, counter):
     return cond
 
 
+def gating_questions(cond):
+    """The questions a condition can only hold under (a `問` pattern every way through it),
+    or None when it does not depend on the question asked."""
+    if isinstance(cond, list):
+        sets = [q for q in (gating_questions(c) for c in cond) if q is not None]
+        if not sets:
+            return None
+        out = sets[0]
+        for q in sets[1:]:
+            out = out & q
+        return out
+    keys = [k for k in cond if k != "macro"]
+    k = keys[0]
+    v = cond[k]
+    if k == "all":
+        return gating_questions(v)
+    if k == "any":
+        parts = [gating_questions(c) for c in v]
+        if any(p is None for p in parts):
+            return None
+        return frozenset().union(*parts)
+    if k == "問":
+        q = v.get("問")
+        if isinstance(q, str) and not q.startswith("$"):
+            return frozenset([q])
+        if isinstance(q, list):
+            return frozenset(q)
+    return None
+
+
 class Compiler:
-    def __init__(self, kb, variants=None):
+    def __init__(self, kb, variants=None, question=None):
         self.kb = kb
         self.variants = dict(variants or {})
+        self.question = question
         self.counter = itertools.count()
 
     def variant_of(self, entry):
@@ -99,33 +137,178 @@ class Compiler:
         return choice if choice in ids else None
 
     def compile(self):
-        compiled = []
-        attrs = {}
-        for i, rule in enumerate(r for r in self.kb.rules.values() if r.meta.get("effect") is None or r.when):
+        """Every KB rule becomes one experta rule per branch of its condition in disjunctive
+        form (any: splits it); each branch lists its patterns, then its tests, then its
+        negations.  A negation of more than one pattern (or of a macro, or of an any:) becomes a
+        helper rule asserting a hidden fact, negated as a single pattern.  Salience follows
+        the strata of negation, so that a rule waits until everything it negates is settled."""
+        compiled, attrs = [], {}
+        self._n = 0
+        for rule in self.kb.rules.values():
             variant = self.variant_of(rule)
             when, then = rule.when, rule.then
             if variant:
                 v = next(v for v in rule.variants if v["id"] == variant)
                 when = v.get("when", when)
                 then = v.get("then", then)
-            cr = CompiledRule(index=i, rule=rule, when=when, then=then_facts(then), variant=variant)
+            gate = gating_questions(when)
+            if gate is not None and self.question not in gate:
+                continue          # this rule only speaks to other questions: not in this network
+            cr = CompiledRule(index=len(compiled), rule=rule, when=when, then=then_facts(then), variant=variant)
             cr.cond = expand_macros(when, self.kb.macros, self.counter)
-            ce = self._ce(cr.cond, cr)
-            ces = ce if isinstance(ce, list) else [ce]
-
-            def rhs(self, **kw):  # never called: BoardEngine.run_board fires activations itself
-                raise AssertionError("rules fire through BoardEngine._fire")
-            rhs.compiled = cr
-            rhs.__name__ = f"r{i}_{rule.id}"
-            attrs[rhs.__name__] = Rule(*ces, salience=int(rule.meta.get("salience", 0) or 0))(rhs)
             compiled.append(cr)
+            self._emit(cr, dnf(cr.cond), compiled, attrs)
+        self._salience(compiled, attrs)
         cls = type("LiurenEngine", (BoardEngine,), attrs)
+        cls.judged_consumed = self._judged_consumers(compiled)
         static = []
         for t in self.kb.tables.values():
             rowvar = {r.id: self.variant_of(r) for r in t.rows if r.id}
             for f in t.facts({k: v for k, v in rowvar.items() if v}):
                 static.append({"t": t.fact_type, **f})
         return cls, compiled, static
+
+    def _emit(self, cr, branches, compiled, attrs):
+        """One experta rule per branch, all firing as `cr`."""
+        for pos, tests, nots in branches:
+            ces = [fact_class(t)(**{f: self._value(v, cr) for f, v in fields.items()}) for t, fields in pos]
+            ces += [self._test(t, cr) for t in tests]
+            bound = set()
+            for _, fields in pos:
+                bound |= {v for v in fields.values() if isinstance(v, str) and VAR_RE.match(v)}
+            for x in nots:
+                ces += self._negation(cr, x, pos, bound, compiled, attrs)
+            cr.positive |= {_dep_key(t, fields) for t, fields in pos}
+
+            def rhs(self, **kw):  # never called: BoardEngine.run_board fires activations itself
+                raise AssertionError("rules fire through BoardEngine.run_board")
+            rhs.compiled = cr
+            self._n += 1
+            rhs.__name__ = f"r{self._n}_{cr.id}"
+            cr.experta.append(rhs.__name__)
+            attrs[rhs.__name__] = Rule(*ces)(rhs)
+
+    def _negation(self, cr, x, outer_pos, outer_bound, compiled, attrs):
+        """CEs for `not: x` inside a branch of cr."""
+        xb = dnf(x)
+        if len(xb) == 1 and len(xb[0][0]) == 1 and not xb[0][1] and not xb[0][2]:
+            (t, fields), = xb[0][0]
+            cr.negated.add(_dep_key(t, fields))
+            return [NOT(fact_class(t)(**{f: self._value(v, cr) for f, v in fields.items()}))]
+        if all(not b[0] and not b[2] for b in xb):
+            # only tests: not (t1 and t2 …) or (t3 …) — one test per branch, negated
+            return [self._test_group(b[1], cr, negate=True) for b in xb]
+        # a helper rule: x's branches assert a hidden fact carrying the variables x shares with
+        # the outside; the branch negates that single fact
+        used = set(_vars_of(x))
+        shared = sorted(used & outer_bound)
+        k = len(cr.helpers)
+        hid = f"{cr.id}~not{k}"
+        htype = f"~{hid}"
+        fields = {v.lstrip("$"): v for v in shared}
+        from .kbload import Rule as KBRule
+        hrule = KBRule(id=hid, name=f"{cr.rule.name}（所否之條件）", kind="起例", meta={
+            "source": cr.rule.source, "reading": f"「{cr.rule.name}」之否定條件在盤上成立，故彼不成。"},
+            file=cr.rule.file, line=cr.rule.line, when=x, then=[{htype: fields}])
+        hcr = CompiledRule(index=len(compiled), rule=hrule, when=x, then=[(htype, fields)], variant=None,
+                           internal=True)
+        hcr.cond = x
+        compiled.append(hcr)
+        cr.helpers.append(hcr)
+        self.kb.fact_text.setdefault(htype, f"「{cr.rule.name}」所否之條件成立")
+        hbranches = []
+        for pos, tests, nots in xb:
+            bound = set()
+            for _, f in pos:
+                bound |= {v for v in f.values() if isinstance(v, str) and VAR_RE.match(v)}
+            missing = (set(_vars_of({"all": [{"test": t} for t in tests]})) | set(shared)) - bound
+            extra = [p for p in outer_pos if missing & set(_vars_of({p[0]: p[1]}))]
+            hbranches.append((extra + pos, tests, nots))
+        self._emit(hcr, hbranches, compiled, attrs)
+        cr.negated.add((htype, frozenset()))
+        return [NOT(fact_class(htype)(**{f: self._value(v, cr) for f, v in fields.items()}))]
+
+    def _salience(self, compiled, attrs):
+        """Strata: a rule that negates a pattern fires after every rule whose conclusions could
+        match that pattern (same fact type, and no literal field that contradicts it)."""
+        outputs = []          # (type, {field: literal or None}, producer)
+        for cr in compiled:
+            for t, fields in cr.then:
+                outputs.append((t, {f: (None if _is_var(v) or isinstance(v, dict) else v)
+                                    for f, v in fields.items()}, cr))
+            for rid in self._reports(cr):
+                outputs.append(("判", {"規": rid}, cr))
+        by_type = {}
+        for t, f, cr in outputs:
+            by_type.setdefault(t, []).append((f, cr))
+
+        def sources(key):
+            t, cons = key
+            out = []
+            for f, cr in by_type.get(t, ()):
+                if all(k in f and (f[k] is None or f[k] in allowed) for k, allowed in cons):
+                    out.append(cr.index)
+            return out
+
+        deps = {cr.index: ([p for k in cr.negated for p in sources(k)],
+                           [p for k in cr.positive for p in sources(k)]) for cr in compiled}
+        stratum = {cr.index: 0 for cr in compiled}
+        for _ in range(len(compiled) + 2):
+            changed = False
+            for cr in compiled:
+                neg, posd = deps[cr.index]
+                s = max([stratum[cr.index]] + [stratum[p] + 1 for p in neg] + [stratum[p] for p in posd])
+                if s != stratum[cr.index]:
+                    stratum[cr.index], changed = s, True
+            if not changed:
+                break
+        else:
+            raise KBError(self.kb.root, 0, "the rules negate each other in a cycle (no stratification): "
+                          + ", ".join(sorted({cr.id for cr in compiled if stratum[cr.index] > len(compiled)})))
+        for cr in compiled:
+            cr.stratum = stratum[cr.index]
+            sal = -1000 * cr.stratum + int(cr.rule.meta.get("salience", 0) or 0)
+            for name in cr.experta:
+                attrs[name].salience = sal
+
+    def _reports(self, cr):
+        """The ids a compiled rule can report as judgments (None: cannot be told)."""
+        if cr.internal or cr.rule.kind not in JUDGMENT_KINDS and not cr.rule.as_var:
+            return []
+        if not cr.rule.as_var:
+            return [cr.id]
+        ids = set()
+        for t, fields in _patterns(cr.cond):
+            if fields.get("id") == cr.rule.as_var:
+                ids |= {r.id for tab in self.kb.tables.values() if tab.fact_type == t for r in tab.rows if r.id}
+        return sorted(ids) if ids else [None]
+
+    def _judged_consumers(self, compiled):
+        """Which ids' `判` facts some rule can match: None when any can (a pattern on 判 whose
+        規 is not pinned to literals or to a table column).  The engine asserts 判 only for
+        these, which spares the network a fact per judgment that nothing reads."""
+        out = set()
+        for cr in compiled:
+            pats = list(_patterns(cr.cond))
+            for t, fields in pats:
+                if t != "判":
+                    continue
+                v = fields.get("規")
+                if isinstance(v, str) and not VAR_RE.match(v):
+                    out.add(v)
+                elif isinstance(v, list):
+                    out.update(v)
+                elif isinstance(v, str):
+                    cols = [(t2, f2) for t2, f2s in pats if t2 != "判" for f2, x in f2s.items() if x == v]
+                    if not cols or any(t2 not in self.kb.tables for t2, _ in cols):
+                        return None
+                    for t2, f2 in cols:
+                        for tab in self.kb.tables.values():
+                            if tab.fact_type == t2:
+                                out.update(f.get(f2) for f in tab.facts())
+                else:
+                    return None
+        return frozenset(out)
 
     # ---- conditions
     def _var(self, name, cr):
@@ -150,7 +333,10 @@ class Compiler:
         return v
 
     def _test(self, v, cr):
-        """{op: [a, b]} -> experta TEST over the bound variables it names."""
+        return self._test_group([v], cr)
+
+    def _test_fn(self, v, cr):
+        """{op: [a, b]} -> a function of the bound variables it names (.params)."""
         (op, (a, b)), = v.items()
         fn = TEST_FUNCS[op]
         names = []
@@ -171,39 +357,34 @@ class Compiler:
                 return bool(fn(va, vb))
             except TypeError:
                 return False
-        # experta passes a TEST only the context keys its parameters name
+        check.params = params      # experta passes a TEST only the context keys its parameters name
+        return check
+
+    def _test_group(self, tests, cr, negate=False):
+        """One experta TEST for a conjunction of tests (negated: true unless all hold)."""
+        fns = [self._test_fn(t, cr) for t in tests]
+        params = sorted({p for f in fns for p in f.params})
+
+        def check(**kw):
+            ok = all(f(**kw) for f in fns)
+            return not ok if negate else ok
         src = f"lambda {', '.join(params)}: _check({', '.join(p + '=' + p for p in params)})"
         return TEST(eval(src, {"_check": check}))
 
-    def _ce(self, cond, cr):
-        if isinstance(cond, list):
-            parts = [self._ce(c, cr) for c in cond]
-            return [p for part in parts for p in (part if isinstance(part, list) else [part])]
-        keys = [k for k in cond if k != "macro"]
-        k = keys[0]
-        v = cond[k]
-        if k == "all":
-            parts = self._ce(v, cr)
-            return parts if isinstance(parts, list) else [parts]
-        if k == "any":
-            branches = []
-            for c in v:
-                p = self._ce(c, cr)
-                branches.append(AND(*p) if isinstance(p, list) and len(p) > 1 else (p[0] if isinstance(p, list) else p))
-            return OR(*branches)
-        if k == "not":
-            p = self._ce(v, cr)
-            return NOT(AND(*p) if isinstance(p, list) and len(p) > 1 else (p[0] if isinstance(p, list) else p))
-        if k == "test":
-            return self._test(v, cr)
-        fields = {f: self._value(val, cr) for f, val in v.items()}
-        return fact_class(k)(**fields)
+class _Depth(DepthStrategy):
+    """experta's depth strategy (salience first, then the most recent facts), without the
+    lru_cache keyed on whole activations, whose hashing cost more than the key itself."""
+
+    def get_key(self, activation):
+        return (activation.rule.salience, sorted((f["__factid__"] for f in activation.facts), reverse=True))
 
 
 class BoardEngine(KnowledgeEngine):
     """experta's engine with a per-board reset that keeps the static table facts, and a run loop
     that records every firing (rule, matched facts, bindings, asserted facts) for the trace."""
 
+    __matcher__ = LiurenMatcher
+    __strategy__ = _Depth
     compiled: list = []
     limit = 20000
 
@@ -217,27 +398,45 @@ class BoardEngine(KnowledgeEngine):
             dirty_conflict_sets(self.matcher)
         facts = [make_fact(d) for d in static]
         self.declare(*facts)
+        # Rules that match table facts only fire now, once: allowed for the compiler's negation
+        # helpers (e.g. "not 生" over the 五行 tables), whose conclusions join the static facts.
+        while True:
+            added, removed = self.get_activations()
+            bad = sorted({a.rule._wrapped.compiled.id for a in added if not a.rule._wrapped.compiled.internal})
+            if bad:
+                self.running = False
+                raise KBError(self.compiled[0].rule.file if self.compiled else "", 0,
+                              f"rule(s) {', '.join(bad)} match table facts only: give each a board fact to wait for")
+            self.strategy.update_agenda(self.agenda, added, removed)
+            act = self.agenda.get_next()
+            if act is None:
+                break
+            cr = act.rule._wrapped.compiled
+            ctx = act.context
+            b = {name: ctx[py] for name, py in cr.varmap.items() if py in ctx}
+            self.declare(*(make_fact({"t": t, **{f: (b.get(v) if isinstance(v, str) and v in b else v)
+                                                 for f, v in fields.items()}}) for t, fields in cr.then))
         self.running = False
-        added, _ = self.get_activations()   # push the static facts through the network once
-        if added:
-            names = sorted({a.rule._wrapped.compiled.id for a in added})
-            raise KBError(names and self.compiled[0].rule.file or "", 0,
-                          f"rule(s) {', '.join(names)} match table facts only: give each a board fact to wait for")
         self.agenda = Agenda()
         self.baseline = self.facts.last_index
         self.static_count = len(static)
-        self._static_facts = (dict(self.facts), Counter(self.facts.reference_counter))
         self._snapshot = snapshot(self.matcher.root_node)
 
     def reset_board(self):
         """Back to the static facts: the working memory and every node's memory as they were
         right after the tables were loaded (the previous board and all it derived are gone)."""
-        facts, refs = self._static_facts
-        fl = FactList()
-        fl.update(facts)
+        fl = self.facts
+        refs = fl.reference_counter
+        while fl:
+            idx = next(reversed(fl))
+            if idx < self.baseline:
+                break
+            fid = FactList._get_fact_id(fl.pop(idx))
+            refs[fid] -= 1
+            if refs[fid] <= 0:
+                del refs[fid]
         fl.last_index = self.baseline
-        fl.reference_counter = Counter(refs)
-        self.facts = fl
+        fl.added, fl.removed = [], []
         restore(self._snapshot)
         self.agenda = Agenda()
 
@@ -272,15 +471,89 @@ class BoardEngine(KnowledgeEngine):
 
     def board_facts_now(self):
         """Every non-static fact in working memory (board and derived), as dicts."""
-        return [dict((k, v) for k, v in f.items() if k != "__factid__")
-                for i, f in self.facts.items() if i >= self.baseline]
+        out = []
+        for i in reversed(self.facts):          # the newest first: stop at the static facts
+            if i < self.baseline:
+                break
+            out.append({k: v for k, v in self.facts[i].items() if k != "__factid__"})
+        out.reverse()
+        return out
 
 
-def build(kb, variants=None, indexed=True):
+def dnf(cond):
+    """A condition as a list of branches (patterns, tests, negated conditions); any: splits."""
+    if isinstance(cond, list):
+        out = [([], [], [])]
+        for c in cond:
+            sub = dnf(c)
+            out = [(a[0] + b[0], a[1] + b[1], a[2] + b[2]) for a in out for b in sub]
+        return out
+    k = next(x for x in cond if x != "macro")
+    v = cond[k]
+    if k == "all":
+        return dnf(v)
+    if k == "any":
+        return [b for c in v for b in dnf(c)]
+    if k == "not":
+        return [([], [], [v])]
+    if k == "test":
+        return [([], [v], [])]
+    return [([(k, v)], [], [])]
+
+
+def _is_var(v):
+    return isinstance(v, str) and VAR_RE.match(v) is not None
+
+
+def _dep_key(t, fields):
+    """What a pattern depends on, for stratification: its type and its literal constraints."""
+    cons = []
+    for f, v in fields.items():
+        if isinstance(v, list):
+            cons.append((f, frozenset(v)))
+        elif not isinstance(v, dict) and not _is_var(v):
+            cons.append((f, frozenset([v])))
+    return (t, frozenset(cons))
+
+
+def _vars_of(cond):
+    """Every $variable a condition mentions."""
+    if isinstance(cond, list):
+        for c in cond:
+            yield from _vars_of(c)
+    elif isinstance(cond, dict):
+        for k, v in cond.items():
+            if k == "macro":
+                continue
+            yield from _vars_of(v)
+    elif isinstance(cond, str) and VAR_RE.match(cond):
+        yield cond
+
+
+def _patterns(cond):
+    """Every (type, fields) pattern in a condition, negated ones included."""
+    if isinstance(cond, list):
+        for c in cond:
+            yield from _patterns(c)
+        return
+    k = next(x for x in cond if x != "macro")
+    if k in ("all", "any"):
+        yield from _patterns(cond[k])
+    elif k == "not":
+        yield from _patterns(cond[k])
+    elif k != "test":
+        yield k, cond[k]
+
+
+def build(kb, variants=None, indexed=True, question=None):
+    """One network per (KB, variants, question): rules that can only fire for another question
+    are left out, so a board judged without a question does not carry their joins."""
     try:
-        cls, compiled, static = Compiler(kb, variants).compile()
-    except (KeyError, TypeError, ValueError) as e:
-        raise KBError(kb.root, 0, f"cannot compile the rules: {e}") from None
+        cls, compiled, static = Compiler(kb, variants, question).compile()
+    except KBError:
+        raise
+    except Exception as e:  # noqa: BLE001 — one line, never a traceback
+        raise KBError(kb.root, 0, f"cannot compile the rules: {type(e).__name__}: {e}") from None
     eng = cls()
     eng.compiled = compiled
     eng.load_static(static, indexed)

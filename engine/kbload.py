@@ -312,14 +312,13 @@ def load_kb(root=None, only=None, collect=False):
             _load_doc(kb, path, doc, err)
         except KBError:
             raise
-        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as e:
-            # a shape the checks above did not foresee: still one line naming the file
+        except Exception as e:  # noqa: BLE001 — a shape the checks did not foresee: still one line
             err(path, 0, f"cannot read this file's entries ({type(e).__name__}: {e})")
     try:
         _post(kb, err)
     except KBError:
         raise
-    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as e:
+    except Exception as e:  # noqa: BLE001
         err(root, 0, f"cannot check the rules ({type(e).__name__}: {e})")
     return (kb, errors) if collect else kb
 
@@ -401,7 +400,16 @@ def _load_question(kb, path, item, err):
         if k not in item:
             return err(path, item.line, f"a question needs {k!r}")
     _check_source(kb, path, item, err)
-    kb.questions[item["name"]] = dict(item, file=str(path))
+    q = kb.questions.get(item["name"])
+    if q is not None:
+        # one question, asked of several sources: keep one entry with every source and id
+        if item["id"] in q["ids"]:
+            return err(path, item.kline("id"), f"question id {item['id']!r} is declared twice")
+        q["ids"].append(item["id"])
+        q["source"] = list(q["source"]) + list(item["source"])
+        q["files"].append(str(path))
+        return
+    kb.questions[item["name"]] = dict(item, file=str(path), files=[str(path)], ids=[item["id"]])
 
 
 def _check_id(kb, path, item, err, what):
@@ -674,11 +682,12 @@ def _post(kb, err):
                 err(m["file"], m["line"], f"macro {m['name']}: unknown fact type {t!r}")
     for rule in kb.rules.values():
         _check_rule_conditions(kb, rule, known_types, err)
-    for rule in kb.rules.values():
+    for e in list(kb.rules.values()) + list(kb.rows.values()):
         for k in ("defeats", "defeated_by", "governs"):
-            for target in rule.meta.get(k) or []:
+            for target in e.meta.get(k) or []:
                 if target not in kb.rules and target not in kb.rows:
-                    err(rule.file, rule.meta.kline(k), f"rule {rule.id}: {k} names unknown id {target!r}")
+                    err(e.file, e.meta.kline(k), f"{e.id}: {k} names unknown id {target!r}")
+    for rule in kb.rules.values():
         if rule.meta.get("question") and rule.meta["question"] not in kb.questions:
             err(rule.file, rule.meta.kline("question"), f"rule {rule.id}: unknown question {rule.meta['question']!r}")
 

@@ -19,7 +19,7 @@ only ever puts experta Facts into tokens.
 """
 from __future__ import annotations
 
-from contextlib import suppress
+import operator
 
 from experta.matchers.rete.check import TypeCheck
 from experta.matchers.rete.nodes import OrdinaryMatchNode
@@ -27,10 +27,13 @@ from experta.matchers.rete.token import Token
 
 
 def fast_tokens():
-    """Token(tag, data, context) without re-validating every fact on each copy."""
+    """Token(tag, data, context) without re-validating every fact on each copy; alpha tests
+    without the per-test debug logging (experta formats a log call for every test of every
+    fact, even with logging off)."""
     if getattr(Token, "_liuren_fast", False):
         return
     from experta.fact import Fact
+    from experta.matchers.rete.check import FeatureCheck
 
     def __new__(cls, tag, data, context=None):
         if context is None:
@@ -39,62 +42,182 @@ def fast_tokens():
             data = {data}
         return tuple.__new__(cls, (tag, set(data), context))
 
+    VALID = Token.TagType.VALID
+
+    def is_valid(self):
+        return self.tag is VALID
+
+    original_call = FeatureCheck.__call__
+
+    def feature_call(self, data, is_fact=True):
+        what = self.what
+        if is_fact and isinstance(what, str) and "__" not in what:
+            try:
+                record = data[what]
+            except (IndexError, KeyError, TypeError):
+                return False
+            return self.check(record, self.expected)
+        return original_call(self, data, is_fact)
+
     Token.__new__ = __new__
+    Token.is_valid = is_valid
+    FeatureCheck.__call__ = feature_call
     Token._liuren_fast = True
 
 
 def route_bus(root):
-    """Replace the bus's linear scan of its children by a lookup on the fact's class."""
-    by_type, other = {}, []
+    """Replace experta's alpha network walk by compiled paths.
+
+    experta passes every fact through a tree of one-test nodes, copying the token at each node.
+    Here each path from the bus to a node that feeds the beta network is flattened into its list
+    of tests; a fact is tried only against the paths of its own class (one class per fact
+    type), first narrowed by the path's leading literal test (field == value, looked up in a
+    dict), and a token is made once per path that passes.  The tests and their bindings are
+    exactly those of the tree."""
+    from collections.abc import Mapping
+    from experta.matchers.rete.nodes import FeatureTesterNode
+
+    by_type = {}
+
+    def walk(node, checks, ftype):
+        outputs = []
+        for child in node.children:
+            n = child.node
+            if type(n) is FeatureTesterNode:
+                m = n.matcher
+                if isinstance(m, TypeCheck):
+                    walk(n, [], m.fact_type)
+                else:
+                    walk(n, checks + [m], ftype)
+            else:
+                outputs.append(child.callback)
+        if outputs and ftype is not None:
+            by_type.setdefault(ftype, []).append((tuple(checks), tuple(outputs)))
+
     for child in root.children:
-        m = getattr(child.node, "matcher", None)
-        if isinstance(m, TypeCheck):
-            by_type.setdefault(m.fact_type, []).append(child)
-        else:
-            other.append(child)
+        n = child.node
+        if type(n) is FeatureTesterNode and isinstance(n.matcher, TypeCheck):
+            walk(n, [], n.matcher.fact_type)
+    other = [c for c in root.children
+             if not (type(c.node) is FeatureTesterNode and isinstance(c.node.matcher, TypeCheck))]
 
-    def add(fact):
-        token = Token.valid(fact)
-        for child in by_type.get(type(fact), other):
-            child.callback(token)
+    table = {}
+    for ftype, paths in by_type.items():
+        keyed, free = {}, []
+        for checks, outs in paths:
+            lit = _literal_check(checks[0]) if checks else None
+            if lit is None:
+                free.append((checks, outs))
+            else:
+                keyed.setdefault(lit[0], {}).setdefault(lit[1], []).append((checks[1:], outs))
+        table[ftype] = (keyed, free)
 
-    def remove(fact):
-        token = Token.invalid(fact)
-        for child in by_type.get(type(fact), other):
-            child.callback(token)
+    def run(fact, tag):
+        entry = table.get(type(fact))
+        if entry is None:
+            token = Token(tag, fact)
+            for child in other:
+                child.callback(token)
+            return
+        keyed, free = entry
+        candidates = list(free)
+        for field, values in keyed.items():
+            try:
+                hit = values.get(fact[field])
+            except (KeyError, TypeError):
+                hit = None
+            if hit:
+                candidates += hit
+        for checks, outs in candidates:
+            ctx = {}
+            for chk in checks:
+                m = chk(fact)
+                if not m:
+                    break
+                if isinstance(m, Mapping):
+                    bad = False
+                    for key, value in m.items():
+                        if isinstance(key, tuple):
+                            if key[1] in ctx and ctx[key[1]] == value:
+                                bad = True
+                                break
+                        else:
+                            if ctx.get(key, value) != value or \
+                                    ((False, key) in ctx and ctx[(False, key)] == value):
+                                bad = True
+                                break
+                    if bad:
+                        break
+                    ctx.update(m)
+            else:
+                token = Token(tag, fact, ctx)
+                for cb in outs:
+                    cb(token)
 
-    root.add, root.remove = add, remove
+    valid, invalid = Token.TagType.VALID, Token.TagType.INVALID
+    root.add = lambda fact: run(fact, valid)
+    root.remove = lambda fact: run(fact, invalid)
+
+
+def _literal_check(m):
+    """(field, value) when a test is field == literal without binding, else None."""
+    check = getattr(m, "check", None)
+    if check is None or getattr(check, "__name__", "") != "equal_literal":
+        return None
+    what, expected = m.what, m.expected
+    if not isinstance(what, str) or "__" in what or expected.__bind__ is not None:
+        return None
+    return what, expected.value
 
 
 class IndexedMatchNode(OrdinaryMatchNode):
-    """An OrdinaryMatchNode whose memories are hashed on the shared variables."""
+    """An OrdinaryMatchNode whose memories are hashed on the variables the two sides share,
+    and split in two: the static part (tokens made of table facts, stored while the tables are
+    loaded and never changed afterwards) and the board part (emptied before each board, in O(1),
+    by `clear_board`).  Entries are (facts, context) pairs taken from the token, which
+    `activate` has already copied for this node."""
 
     def _reset(self):
-        self.left_memory = []          # kept as lists until both sides' variables are known
-        self.right_memory = []
-        self.left_keys = None          # variable names of left / right tokens
-        self.right_keys = None
-        self.join = None               # shared variables, once known
-        self.left_index = None
-        self.right_index = None
+        self.left_keys = self.right_keys = self.join = self._get = None
+        self.loading = True            # tokens are static until freeze()
+        self.s_left, self.s_right = [], []       # static entries, as lists until indexed
+        self.s_lidx = self.s_ridx = None
+        self.clear_board()
+
+    def clear_board(self):
+        self.b_left, self.b_right = [], []       # board entries before the join is known
+        self.b_lidx, self.b_ridx = {}, {}
+
+    def freeze(self):
+        self.loading = False
 
     @staticmethod
     def _keys(context):
         return frozenset(k for k in context if isinstance(k, str))
 
-    def _project(self, context):
-        return tuple(context.get(k) for k in self.join)
-
     def _build(self):
-        self.join = tuple(sorted(self.left_keys & self.right_keys))
-        self.left_index, self.right_index = {}, {}
-        for info in self.left_memory:
-            self.left_index.setdefault(self._project(dict(info.context)), []).append(info)
-        for info in self.right_memory:
-            self.right_index.setdefault(self._project(dict(info.context)), []).append(info)
-        self.left_memory = self.right_memory = None
+        join = tuple(sorted(self.left_keys & self.right_keys))
+        self.join = join
+        get = (lambda ctx: ()) if not join else operator.itemgetter(*join)
+        self._get = get
+        self.s_lidx, self.s_ridx = {}, {}
+        for entry in self.s_left:
+            self.s_lidx.setdefault(get(entry[1]), []).append(entry)
+        for entry in self.s_right:
+            self.s_ridx.setdefault(get(entry[1]), []).append(entry)
+        self.s_left = self.s_right = None
+        for entry in self.b_left:
+            self.b_lidx.setdefault(get(entry[1]), []).append(entry)
+        for entry in self.b_right:
+            self.b_ridx.setdefault(get(entry[1]), []).append(entry)
+        self.b_left, self.b_right = [], []
 
     def _activation(self, token, is_left):
+        if not self.__dict__.get("_touched"):
+            self._touched = True
+            touched = self.__dict__.get("_touch_list")
+            if touched is not None:
+                touched.append(self)
         ctx = token.context
         if is_left:
             if self.left_keys is None:
@@ -103,43 +226,61 @@ class IndexedMatchNode(OrdinaryMatchNode):
             self.right_keys = self._keys(ctx)
         if self.join is None and self.left_keys is not None and self.right_keys is not None:
             self._build()
-        info = token.to_info()
+        valid = token.is_valid()
+        neg = any(type(k) is tuple for k in ctx)     # negated bindings need the full context check
+        entry = (token.data, ctx, neg)
         if self.join is None:
-            mem = self.left_memory if is_left else self.right_memory
-            if token.is_valid():
-                mem.append(info)
+            if self.loading:
+                mem = self.s_left if is_left else self.s_right
             else:
-                with suppress(ValueError):
-                    mem.remove(info)
+                mem = self.b_left if is_left else self.b_right
+            if valid:
+                mem.append(entry)
+            else:
+                _remove(mem, entry)
             return                      # the other side has never had a token: nothing to join
-        key = self._project(ctx)
-        own = self.left_index if is_left else self.right_index
-        other = self.right_index if is_left else self.left_index
-        if token.is_valid():
-            own.setdefault(key, []).append(info)
+        key = self._get(ctx)
+        if self.loading:
+            own = self.s_lidx if is_left else self.s_ridx
         else:
-            bucket = own.get(key)
-            if bucket:
-                with suppress(ValueError):
-                    bucket.remove(info)
-        for other_data, other_context in other.get(key, ()):
-            other_context = dict(other_context)
-            left, right = (ctx, other_context) if is_left else (other_context, ctx)
-            if not self.matcher(left, right):
-                continue
-            newcontext = {k: v for k, v in ctx.items() if isinstance(k, str)}
-            for k, v in other_context.items():
-                if not isinstance(k, tuple):
-                    newcontext[k] = v
-            newtoken = Token(token.tag, token.data | other_data, newcontext)
-            for child in self.children:
-                child.callback(newtoken)
+            own = self.b_lidx if is_left else self.b_ridx
+        if valid:
+            own.setdefault(key, []).append(entry)
+        else:
+            _remove(own.get(key, []), entry)
+        if is_left:
+            others = (self.s_ridx.get(key, ()), self.b_ridx.get(key, ()))
+        else:
+            others = (self.s_lidx.get(key, ()), self.b_lidx.get(key, ()))
+        for bucket in others:
+            for other_data, other_context, other_neg in bucket:
+                # the bucket already agrees on every shared variable; only negated bindings
+                # (from ~$x tests) still need experta's full check
+                if neg or other_neg:
+                    left, right = (ctx, other_context) if is_left else (other_context, ctx)
+                    if not self.matcher(left, right):
+                        continue
+                newcontext = {k: v for k, v in ctx.items() if isinstance(k, str)}
+                for k, v in other_context.items():
+                    if not isinstance(k, tuple):
+                        newcontext[k] = v
+                newtoken = Token(token.tag, token.data | other_data, newcontext)
+                for child in self.children:
+                    child.callback(newtoken)
 
     def _activate_left(self, token):
         self._activation(token, True)
 
     def _activate_right(self, token):
         self._activation(token, False)
+
+
+def _remove(mem, entry):
+    data, ctx = entry[0], entry[1]
+    for i, e in enumerate(mem):
+        if e[0] == data and e[1] == ctx:
+            del mem[i]
+            return
 
 
 def index_joins(root):
@@ -183,25 +324,65 @@ def _copy(v):
     return v
 
 
-_STATE = ("left_memory", "right_memory", "memory", "added", "removed", "left_keys", "right_keys",
-          "join", "left_index", "right_index")
+_STATE = ("left_memory", "right_memory", "memory", "added", "removed")
+
+
+class Snapshot(dict):
+    """id(node) -> (node, memory state) for every node with memory, and the nodes touched since
+    the last restore (they record themselves on their first activation)."""
+
+    def __init__(self):
+        super().__init__()
+        self.touched = []
 
 
 def snapshot(root):
     """The memories of every node, to be restored before each board (instead of retracting
-    the previous board's facts one by one).  Only nodes with memory are recorded."""
-    snap = []
+    the previous board's facts one by one).  Only the nodes touched since are restored."""
+    from experta.matchers.rete.nodes import ConflictSetNode, NotNode
+    snap = Snapshot()
+    tracked = (NotNode, ConflictSetNode, OrdinaryMatchNode)
     for node in _nodes(root):
+        if isinstance(node, IndexedMatchNode):
+            node.freeze()
+            node._touch_list = snap.touched
+            node._touched = False
+            continue
         state = {k: _copy(getattr(node, k)) for k in _STATE if k in node.__dict__}
-        if state:
-            snap.append((node, state))
+        if not state:
+            continue
+        snap[id(node)] = (node, state)
+        node._touch_list = snap.touched
+        node._touched = False
+        if isinstance(node, tracked) and not isinstance(node, IndexedMatchNode):
+            _track(node)
     return snap
 
 
+def _track(node):
+    """Make a node register itself on its first activation after a restore."""
+    for name in ("_activate", "_activate_left", "_activate_right"):
+        original = getattr(node, name, None)
+        if original is None:
+            continue
+
+        def wrapped(token, node=node, original=original):
+            if not node.__dict__.get("_touched"):
+                node._touched = True
+                node._touch_list.append(node)
+            return original(token)
+        setattr(node, name, wrapped)
+
+
 def restore(snap):
-    for node, state in snap:
-        for k, v in state.items():
-            setattr(node, k, _copy(v))
+    for node in snap.touched:
+        if isinstance(node, IndexedMatchNode):
+            node.clear_board()
+        else:
+            for k, v in snap[id(node)][1].items():
+                setattr(node, k, _copy(v))
+        node._touched = False
+    snap.touched.clear()
 
 
 # --------------------------------------------------------------------------- activations
@@ -236,3 +417,59 @@ def dirty_conflict_sets(matcher):
         return added, removed
 
     matcher.changes = changes
+
+
+# --------------------------------------------------------------------------- alpha order
+def _make_matcher():
+    """experta's ReteMatcher, but building each pattern's alpha chain with its literal tests
+    (field == value) first and its variable bindings after, so that index_alpha can dispatch
+    on the literals and a fact never walks the chains of patterns it cannot match."""
+    from itertools import chain
+    from collections import Counter
+    from experta import OR  # noqa: F401
+    from experta.fact import InitialFact
+    from experta.matchers.rete import ReteMatcher
+    from experta.matchers.rete.check import FactCapture, FeatureCheck, TypeCheck
+    from experta.matchers.rete.nodes import FeatureTesterNode
+    from experta.matchers.rete.utils import extract_facts, generate_checks
+    from experta.rule import Rule
+
+    class LiurenMatcher(ReteMatcher):
+        @staticmethod
+        def build_alpha_part(ruleset, root_node):
+            ruleset = ruleset.copy()
+            ruleset.add(Rule(InitialFact()))
+            rule_facts = {rule: extract_facts(rule) for rule in ruleset}
+            fact_checks = {fact: set(generate_checks(fact)) for fact in chain.from_iterable(rule_facts.values())}
+            check_rank = Counter(chain.from_iterable(fact_checks.values()))
+
+            def order(check):
+                if isinstance(check, TypeCheck):
+                    return (0, 0, "")
+                if isinstance(check, FactCapture):
+                    return (3, 0, str(check))
+                if isinstance(check, FeatureCheck) and getattr(check.check, "__name__", "") == "equal_literal" \
+                        and check.expected.__bind__ is None:
+                    return (1, -check_rank[check], str(check))
+                return (2, -check_rank[check], str(check))
+
+            fact_terminal_nodes = {}
+            for rule in sorted(ruleset, key=lambda r: str(r)):
+                for fact in rule_facts[rule]:
+                    current = root_node
+                    for check in sorted(fact_checks[fact], key=order):
+                        for child in current.children:
+                            if child.node.matcher is check:
+                                current = child.node
+                                break
+                        else:
+                            new = FeatureTesterNode(check)
+                            current.add_child(new, new.activate)
+                            current = new
+                    fact_terminal_nodes[fact] = current
+            return fact_terminal_nodes
+
+    return LiurenMatcher
+
+
+LiurenMatcher = _make_matcher()

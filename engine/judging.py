@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import difflib
 import functools
 from dataclasses import dataclass, field
 
@@ -24,18 +25,18 @@ from .symbols import is_branch
 KIND_ORDER = ("格", "神煞", "斷", "總則", "類相", "占驗", "起例")
 
 
-@functools.lru_cache(maxsize=16)
-def _engine(kb_dir, variants):
+@functools.lru_cache(maxsize=32)
+def _engine(kb_dir, variants, question):
     kb = load_kb(kb_dir)
-    eng = build(kb, dict(variants))
+    eng = build(kb, dict(variants), question=question)
     eng.kb = kb
     return eng
 
 
-def engine_for(kb_dir=None, variants=None):
-    """The compiled engine for a KB folder (default: the installed kb/) and variant choice.
-    Built once per process per (folder, variants); reset per board."""
-    return _engine(str(kb_dir) if kb_dir else None, tuple(sorted((variants or {}).items())))
+def engine_for(kb_dir=None, variants=None, question=None):
+    """The compiled engine for a KB folder (default: the installed kb/), a variant choice and a
+    question.  Built once per process per (folder, variants, question); reset per board."""
+    return _engine(str(kb_dir) if kb_dir else None, tuple(sorted((variants or {}).items())), question)
 
 
 def fact_key(d):
@@ -61,6 +62,7 @@ class Firing:
     defeated_by: list = field(default_factory=list)   # firing numbers
     interpretation: dict | None = None
     calc: list = field(default_factory=list)       # arithmetic done by `then`, e.g. "9 × 4 = 36"
+    internal: bool = False     # a helper the compiler made for a negation (in the trace, not in `fired`)
 
     @property
     def defeated(self):
@@ -85,27 +87,33 @@ class Firing:
 
 
 def _sources(kb, entry):
-    out = []
-    for s in entry.source:
-        book, vol = kb.book_of(s)
-        out.append({**dict(s), "book": book, "volume": vol})
+    """An entry's sources with book and volume (cached per KB and entry)."""
+    cache = kb.__dict__.setdefault("_sources_cache", {})
+    out = cache.get(entry.id)
+    if out is None:
+        out = cache[entry.id] = []
+        for s in entry.source:
+            book, vol = kb.book_of(s)
+            out.append({**dict(s), "book": book, "volume": vol})
     return out
 
 
 class Recorder:
     """Collects firings while the engine runs (BoardEngine.run_board calls on_fire)."""
 
-    def __init__(self, kb):
+    def __init__(self, kb, consumed=None):
         self.kb = kb
+        self.consumed = consumed            # ids whose 判 some rule reads (None: all)
         self.firings: list[Firing] = []
         self.facts: dict[str, dict] = {}       # key -> fact dict (premises and conclusions)
         self.origin: dict[str, int] = {}       # derived fact key -> first firing that asserted it
 
     def on_fire(self, cr, act):
         ctx = act.context
-        inv = {py: name for name, py in cr.varmap.items()}
-        bindings = {inv[k]: v for k, v in ctx.items()
-                    if isinstance(k, str) and k in inv and "~" not in inv[k]}
+        inv = cr.__dict__.get("inv")
+        if inv is None:
+            inv = cr.inv = {py: name for name, py in cr.varmap.items() if "~" not in name}
+        bindings = {inv[k]: v for k, v in ctx.items() if k in inv}
         premises = []
         for f in act.facts:
             d = {k: v for k, v in f.items() if k != "__factid__"}
@@ -125,7 +133,7 @@ class Recorder:
         for t, fields in cr.then:
             new.append({"t": t, **{f: _resolve(v, bindings, calc) for f, v in fields.items()}})
         kind = entry.kind if entry is not rule and entry.kind in JUDGMENT_KINDS else rule.kind
-        if kind in JUDGMENT_KINDS:
+        if kind in JUDGMENT_KINDS and (self.consumed is None or report in self.consumed):
             new.append({"t": "判", "規": report, "名": entry.name, "類": kind})
         conclusions = []
         n = len(self.firings)
@@ -141,9 +149,16 @@ class Recorder:
             reading=entry.reading or rule.reading, valence=entry.valence or rule.valence,
             bindings=bindings, premises=premises, conclusions=conclusions,
             sources=_sources(self.kb, entry) or _sources(self.kb, rule), variant=cr.variant, calc=calc,
-            about=[a for a in about if is_branch(a)],
-            interpretation=entry.interpretation or rule.interpretation))
+            about=[a for a in about if is_branch(a)], internal=cr.internal,
+            interpretation=entry.interpretation or _table_meta(self.kb, entry, "interpretation")
+            or rule.interpretation))
         return new
+
+
+def _table_meta(kb, entry, key):
+    """A table row inherits what its table says (e.g. an interpretation common to all rows)."""
+    t = kb.tables.get(getattr(entry, "table", None) or "")
+    return t.meta.get(key) if t is not None else None
 
 
 def _resolve(v, bindings, calc=None):
@@ -188,9 +203,17 @@ class Judgment:
         self.firings = recorder.firings
         self.facts = recorder.facts
         self.wm = wm                                  # board and derived facts at the end
+        self._recorder = recorder
         self._defeats(recorder)
         self._aspects()
-        self.graph = self._graph(recorder)
+        self._g = None
+
+    @property
+    def graph(self):
+        """The trace (networkx DiGraph), built on first use."""
+        if self._g is None:
+            self._g = self._graph(self._recorder)
+        return self._g
 
     # ---- assembly
     def _defeats(self, rec):
@@ -220,14 +243,15 @@ class Judgment:
 
     @property
     def fired(self):
-        return self.firings
+        """Every firing of a KB rule (placements included; the compiler's helpers left out)."""
+        return [f for f in self.firings if not f.internal]
 
     def judgments(self, include_placements=False):
-        return [f for f in self.firings if include_placements or f.kind != "起例"]
+        return [f for f in self.fired if include_placements or f.kind != "起例"]
 
     def fired_ids(self):
         """Ids of every rule that fired and every table row reported by a family rule."""
-        return {f.report for f in self.firings} | {f.rule for f in self.firings}
+        return {f.report for f in self.fired} | {f.rule for f in self.fired}
 
     def by_kind(self, include_placements=False):
         out = {}
@@ -239,7 +263,7 @@ class Judgment:
     def _graph(self, rec):
         g = nx.DiGraph(kind="liuren-trace", day=self.board.day, jiang=self.board.jiang, hour=self.board.hour,
                        daytime=self.board.daytime, kb=str(self.kb.root), question=self.question or "",
-                       variants=dict(self.variants))
+                       variants=dict(self.variants), board=self.board.to_dict())
         texts = FactText(self.kb)
         board_keys = set()
         for d in board_facts(self.board, self.question):
@@ -249,7 +273,8 @@ class Judgment:
         prev = None
         for i, s in enumerate(self.board.transmissions.steps):
             node = f"cast:{i}"
-            g.add_node(node, kind="cast", order=i, text=s.text, verse=s.verse, book=s.book, rule=s.rule)
+            g.add_node(node, kind="cast", order=i, text=s.text, verse=s.verse, book=s.book, rule=s.rule,
+                       name=(self.kb.verses.get(s.rule) or {}).get("name", "起課"))
             if prev:
                 g.add_edge(prev, node, role="next")
             prev = node
@@ -270,7 +295,6 @@ class Judgment:
                 if fn not in g:
                     d = rec.facts[key]
                     origin = "table" if d["t"] in self.kb.tables else "derived"
-
                     g.add_node(fn, kind="fact", type=d["t"], fields=_plain(d), origin=origin, text=texts(d))
                 g.add_edge(fn, node, role="premise")
             for key in f.conclusions:
@@ -298,16 +322,19 @@ class Judgment:
             if t.kind != "類相":
                 continue
             for d in t.facts():
-                key = d.get("支") or d.get("將")
-                if key in wanted and d.get("象"):
-                    out.setdefault(key, []).append({"門": d.get("門", t.name), "象": d["象"], "table": t.id})
+                if not d.get("象"):
+                    continue
+                for key in {d.get("支"), d.get("干"), d.get("將")} & wanted:
+                    item = {"門": d.get("門", t.name), "象": d["象"], "table": t.id}
+                    if item not in out.setdefault(key, []):
+                        out[key].append(item)
         return out
 
     # ---- output
     def to_dict(self):
         return {"board": self.board.to_dict(),
                 "question": self.question,
-                "fired": [f.to_dict(self) for f in self.firings],
+                "fired": [f.to_dict(self) for f in self.fired],
                 "trace": nx.node_link_data(self.graph, edges="links")}
 
 
@@ -353,11 +380,12 @@ def judge(x, *, kb=None, variants=None, question=None):
         board = cast(moment, kb=kb, **kw)
     else:
         raise InputError("judge() takes a Board or a dict of cast() keyword arguments")
-    eng = engine_for(kb, variants)
-    if question is not None and question not in eng.kb.questions:
-        near = eng.kb.suggest(question)
+    kbobj = load_kb(str(kb) if kb else None)
+    if question is not None and question not in kbobj.questions:
+        near = difflib.get_close_matches(question, sorted(kbobj.questions), n=3, cutoff=0.3)
         raise InputError(f"unknown question {question!r}" + (f" (did you mean {'、'.join(near)}?)" if near else "")
                          + " — liuren questions lists them")
-    rec = Recorder(eng.kb)
+    eng = engine_for(kb, variants, question)
+    rec = Recorder(eng.kb, eng.judged_consumed)
     eng.run_board(board_facts(board, question), rec.on_fire)
     return Judgment(board, eng.kb, rec, eng.board_facts_now(), question=question, variants=variants)

@@ -1,0 +1,408 @@
+"""The knowledge-base audit: judge the whole board space and report dead rules, rules that
+always fire, conflicts (declared or not), redundant and subsumed rules, the effect of every
+底本 variant, and same-named entries from different sources that disagree.
+
+    liuren audit [--months all] [--daynight both] [--options guiren=甲羊,…] [--json] [--markdown FILE]
+
+The space is the 720 lessons (60 days × 12 offsets of 月將 over 占時 子) × 12 months × 晝/夜;
+every board also has the year 丙午 and a birth year cycling with the lesson (so that 太歲,
+本命 and 行年 exist).  Boards are judged in parallel on all cores.  Exit status 1 when a
+conflict exists that the KB does not declare.
+"""
+from __future__ import annotations
+
+import fnmatch
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+from collections import defaultdict
+
+from engine.errors import InputError
+from engine.symbols import BRANCHES, JIAZI
+
+MONTHS = ["丙寅", "丁卯", "戊辰", "己巳", "庚午", "辛未", "壬申", "癸酉", "甲戌", "乙亥", "丙子", "丁丑"]
+OPPOSITE = {("吉", "凶"), ("凶", "吉")}
+
+
+# --------------------------------------------------------------------------- the space
+def board_space(months="all", daynight="both", options=None, days=60):
+    if not isinstance(days, int) or not 1 <= days <= 60:
+        raise InputError(f"--days {days!r}: between 1 and 60")
+    ms = MONTHS if months == "all" else _months(months)
+    dn = {"both": (False, True), "day": (False,), "night": (True,)}.get(daynight)
+    if dn is None:
+        raise InputError(f"--daynight {daynight!r}: use both, day or night")
+    out = []
+    for i, day in enumerate(JIAZI[:days]):
+        for off in range(12):
+            for m in ms:
+                for night in dn:
+                    out.append(dict(options or {}, day=day, jiang=BRANCHES[off], hour="子", month=m,
+                                    night=night, year=2026, born=1960 + (i + off) % 60, sex="m" if off % 2 else "f"))
+    return out
+
+
+def _months(spec):
+    spec = str(spec)
+    if spec.isdigit():
+        n = int(spec)
+        if not 1 <= n <= 12:
+            raise InputError(f"--months {spec}: between 1 and 12, or all, or branches like 寅,申")
+        return MONTHS[:n]
+    out = []
+    for b in spec.replace("，", ",").split(","):
+        b = b.strip()
+        m = next((x for x in MONTHS if x[1] == b or x == b), None)
+        if m is None:
+            raise InputError(f"--months {spec!r}: {b!r} is not a month branch (寅 … 丑)")
+        out.append(m)
+    return out
+
+
+# --------------------------------------------------------------------------- judging (workers)
+_W = {}
+
+
+def _init(kb_dir, variants):
+    """Build the engine once per worker; a failure is kept and raised by the first task (a pool
+    whose initializer raises would restart its workers forever)."""
+    try:
+        from engine.judging import engine_for
+        _W["kb_dir"], _W["variants"] = kb_dir, variants
+        _W["eng"] = engine_for(kb_dir, dict(variants))
+    except Exception as e:  # noqa: BLE001
+        _W["error"] = e
+
+
+def _question_engine(question):
+    from engine.judging import engine_for
+    return engine_for(_W["kb_dir"], dict(_W["variants"]), question)
+
+
+def _judge_lean(board):
+    """(fired entries, judgments): without building the trace graph."""
+    from engine.cast import cast
+    from engine.facts import board_facts
+    from engine.judging import Recorder
+    kw = dict(board)
+    question = kw.pop("question", None)
+    eng = _W["eng"] if question is None else _question_engine(question)
+    b = cast(**kw)
+    rec = Recorder(eng.kb, eng.judged_consumed)
+    eng.run_board(board_facts(b, question), rec.on_fire)
+    defeated = {d["規"] for d in rec.facts.values() if d["t"] == "不實"}
+    fired = set()
+    judg = []
+    for f in rec.firings:
+        if f.internal:
+            continue
+        fired.add(f.report)
+        fired.add(f.rule)
+        if f.kind != "起例":
+            judg.append((f.report, f.kind, f.valence, tuple(f.about), f.report in defeated))
+    return fired, judg
+
+
+def _work(args):
+    if "error" in _W:
+        raise _W["error"]
+    start, boards = args
+    fired_at = defaultdict(list)
+    pairs = defaultdict(lambda: [0, None])
+    for i, b in enumerate(boards, start):
+        fired, judg = _judge_lean(b)
+        for e in fired:
+            fired_at[e].append(i)
+        by_subject = defaultdict(list)
+        for rep, kind, val, about, defeated in judg:
+            for x in about:
+                by_subject[(kind, x)].append((rep, val))
+        for (kind, x), items in by_subject.items():
+            items = sorted(set(items))
+            for a in range(len(items)):
+                for c in range(a + 1, len(items)):
+                    (ra, va), (rc, vc) = items[a], items[c]
+                    if ra != rc and (va, vc) in OPPOSITE:
+                        p = pairs[(ra, rc)]
+                        p[0] += 1
+                        if p[1] is None:
+                            p[1] = (i, x)
+    return dict(fired_at), {k: tuple(v) for k, v in pairs.items()}
+
+
+def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit"):
+    procs = procs or min(os.cpu_count() or 1, 2) if os.cpu_count() else 1
+    chunk = max(20, len(boards) // (procs * 40))
+    tasks = [(i, boards[i:i + chunk]) for i in range(0, len(boards), chunk)]
+    fired_at, pairs = defaultdict(list), {}
+    t0 = time.time()
+    done = 0
+    ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
+    with ctx.Pool(procs, initializer=_init, initargs=(kb_dir, tuple(sorted((variants or {}).items())))) as pool:
+        for f, p in pool.imap_unordered(_work, tasks):
+            for k, v in f.items():
+                fired_at[k] += v
+            for k, (n, ex) in p.items():
+                if k in pairs:
+                    pairs[k] = (pairs[k][0] + n, pairs[k][1] or ex)
+                else:
+                    pairs[k] = (n, ex)
+            done += 1
+            if progress:
+                n = min(done * chunk, len(boards))
+                bar = "#" * int(30 * n / len(boards))
+                el = time.time() - t0
+                sys.stderr.write(f"\r{label}: [{bar:<30}] {n}/{len(boards)} boards {el:5.0f}s")
+                sys.stderr.flush()
+    if progress:
+        sys.stderr.write("\n")
+    return {k: sorted(v) for k, v in fired_at.items()}, pairs
+
+
+# --------------------------------------------------------------------------- analysis
+def _declared(kb, a, b):
+    """Does the KB declare that a and b may co-fire with opposite readings?"""
+    ents = kb.entries
+
+    def decl(x):
+        e = ents.get(x)
+        if e is None:
+            return []
+        out = list(e.meta.get("conflicts") or []) + list(e.meta.get("defeats") or []) + \
+            list(e.meta.get("defeated_by") or [])
+        t = kb.tables.get(getattr(e, "table", None) or "")
+        if t is not None:
+            out += list(t.meta.get("conflicts") or [])
+        return out
+    return any(fnmatch.fnmatchcase(b, pat) for pat in decl(a)) or any(fnmatch.fnmatchcase(a, pat) for pat in decl(b))
+
+
+def analyse(kb, boards, fired_at, pairs):
+    n = len(boards)
+    ents = kb.entries
+    judged = {e.id for e in ents.values() if e.kind in ("格", "神煞", "斷", "總則", "類相", "占驗")}
+    checkable = [e for e in ents.values() if e.id in kb.rules or
+                 (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
+    never = sorted(e.id for e in checkable if not fired_at.get(e.id))
+    always = sorted(e.id for e in checkable if len(fired_at.get(e.id, ())) == n)
+
+    conflicts = {"declared": [], "undeclared": []}
+    for (a, b), (count, ex) in sorted(pairs.items()):
+        item = {"a": a, "a_name": ents[a].name if a in ents else a, "b": b, "b_name": ents[b].name if b in ents else b,
+                "boards": count, "example": _board_ref(boards[ex[0]]) | {"branch": ex[1]}}
+        conflicts["declared" if _declared(kb, a, b) else "undeclared"].append(item)
+
+    # redundancy and subsumption among judgments that fire sometimes but not always
+    bits = {}
+    for e in sorted(judged):
+        idx = fired_at.get(e)
+        if idx and len(idx) < n:
+            v = 0
+            for i in idx:
+                v |= 1 << i
+            bits[e] = v
+    family_of = {}
+    for r in kb.rules.values():
+        if r.as_var:
+            family_of[r.id] = r.id
+    groups = defaultdict(list)
+    for e, v in bits.items():
+        groups[v].append(e)
+    redundant = [{"rules": sorted(g), "names": [ents[x].name for x in sorted(g)], "boards": bin(v).count("1")}
+                 for v, g in groups.items() if len(g) > 1 and not _family_only(kb, g)]
+    subsumed = []
+    items = sorted(bits.items(), key=lambda kv: bin(kv[1]).count("1"))
+    for i, (a, va) in enumerate(items):
+        ca = bin(va).count("1")
+        for b, vb in items[i + 1:]:
+            if va != vb and va & vb == va and not _related(kb, a, b):
+                subsumed.append({"narrow": a, "broad": b, "narrow_boards": ca, "broad_boards": bin(vb).count("1")})
+    return {"space": {"boards": n}, "never_fire": [_ref(ents, x) for x in never],
+            "always_fire": [_ref(ents, x) for x in always], "conflicts": conflicts,
+            "redundant": redundant, "subsumed": subsumed}
+
+
+def _family_only(kb, group):
+    """A family rule and rows it reports are expected to coincide when there is one row."""
+    rules = [x for x in group if x in kb.rules and kb.rules[x].as_var]
+    return len(group) == 2 and len(rules) == 1
+
+
+def _related(kb, a, b):
+    """Rows and the family rule that reports them are trivially nested."""
+    for x, y in ((a, b), (b, a)):
+        if y in kb.rules and kb.rules[y].as_var and x in kb.rows:
+            return True
+    return False
+
+
+def _ref(ents, x):
+    e = ents.get(x)
+    return {"id": x, "name": e.name if e else x, "kind": e.kind if e else ""}
+
+
+def _board_ref(b):
+    return {k: b[k] for k in ("day", "jiang", "hour", "month", "night") if k in b}
+
+
+def variant_effects(kb, kb_dir, procs, progress, days=60):
+    """For every 底本 (or other) variant: boards whose firings change when it is switched on.
+    Measured over the 720 lessons (one month each, cycling, alternating 晝夜)."""
+    space = []
+    for i, day in enumerate(JIAZI[:days]):
+        for off in range(12):
+            space.append({"day": day, "jiang": BRANCHES[off], "hour": "子", "month": MONTHS[(i + off) % 12],
+                          "night": bool((i + off) % 2), "year": 2026, "born": 1960 + (i + off) % 60,
+                          "sex": "m" if off % 2 else "f"})
+    base, _ = run_space(space, kb_dir, None, procs, progress, label="variants: base")
+    base_sets = _per_board(base, len(space))
+    out = []
+    for e in kb.entries.values():
+        for v in e.variants:
+            fired, _ = run_space(space, kb_dir, {e.id: v["id"]}, procs, progress,
+                                 label=f"variants: {e.id}={v['id']}")
+            sets = _per_board(fired, len(space))
+            changed = [i for i in range(len(space)) if sets[i] != base_sets[i]]
+            out.append({"entry": e.id, "name": e.name, "variant": v["id"], "label": v.get("label", ""),
+                        "quote": v.get("quote"), "boards_changed": len(changed), "of": len(space),
+                        "example": _board_ref(space[changed[0]]) if changed else None})
+    return out
+
+
+def _per_board(fired_at, n):
+    sets = [set() for _ in range(n)]
+    for e, idx in fired_at.items():
+        for i in idx:
+            sets[i].add(e)
+    return sets
+
+
+def source_disagreements(kb, fired_at):
+    """Same-named entries (or tables) from different seeds: cells or boards where they differ."""
+    by_name = defaultdict(list)
+    for e in kb.entries.values():
+        seeds = sorted({s["seed"][:3] for s in e.source if s.get("seed")})
+        for nm in [e.name] + e.aliases:
+            by_name[nm].append((e, seeds))
+    out = []
+    for name, items in sorted(by_name.items()):
+        for i in range(len(items)):
+            for j in range(i + 1, len(items)):
+                (a, sa), (b, sb) = items[i], items[j]
+                if not sa or not sb or set(sa) == set(sb) or a.id == b.id:
+                    continue
+                d = {"name": name, "a": a.id, "a_seed": sa, "b": b.id, "b_seed": sb}
+                if getattr(a, "data", None) is not None and getattr(b, "data", None) is not None and a.data and b.data:
+                    ca = {json.dumps(c, ensure_ascii=False, sort_keys=True) for c in a.data}
+                    cb = {json.dumps(c, ensure_ascii=False, sort_keys=True) for c in b.data}
+                    d["only_a"] = sorted(json.loads(x) for x in ca - cb)[:50] if ca != cb else []
+                    d["only_b"] = sorted(json.loads(x) for x in cb - ca)[:50] if ca != cb else []
+                    d["cells_differ"] = ca != cb
+                fa, fb = set(fired_at.get(a.id, ())), set(fired_at.get(b.id, ()))
+                d["boards_only_a"], d["boards_only_b"] = len(fa - fb), len(fb - fa)
+                if d.get("cells_differ") or d["boards_only_a"] or d["boards_only_b"]:
+                    out.append(d)
+    tables = defaultdict(list)
+    for t in kb.tables.values():
+        seeds = sorted({s["seed"][:3] for s in (t.meta.get("source") or []) if s.get("seed")})
+        tables[t.name].append((t, seeds))
+    for name, items in tables.items():
+        for i in range(len(items)):
+            for j in range(i + 1, len(items)):
+                (a, sa), (b, sb) = items[i], items[j]
+                if sa and sb and set(sa) != set(sb):
+                    ca = {json.dumps(c, ensure_ascii=False, sort_keys=True) for c in a.facts()}
+                    cb = {json.dumps(c, ensure_ascii=False, sort_keys=True) for c in b.facts()}
+                    if ca != cb:
+                        out.append({"name": name, "a": a.id, "a_seed": sa, "b": b.id, "b_seed": sb,
+                                    "cells_differ": True, "only_a": sorted(json.loads(x) for x in ca - cb)[:50],
+                                    "only_b": sorted(json.loads(x) for x in cb - ca)[:50]})
+    return out
+
+
+# --------------------------------------------------------------------------- command
+def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, progress=True, variants=True,
+          days=60):
+    from engine.cast import check_options
+    from engine.kbload import load_kb
+    check_options(options or {})
+    kb = load_kb(kb_dir)
+    boards = board_space(months, daynight, options, days)
+    fired_at, pairs = run_space(boards, kb_dir, None, procs, progress)
+    rep = analyse(kb, boards, fired_at, pairs)
+    rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days})
+    rep["variants"] = variant_effects(kb, kb_dir, procs, progress, days) if variants else []
+    rep["source_disagreements"] = source_disagreements(kb, fired_at)
+    return rep
+
+
+def markdown(rep):
+    L = [f"# KB audit ({rep['space']['boards']} boards)", ""]
+    L.append(f"## Rules that never fire ({len(rep['never_fire'])})")
+    L += [f"- `{x['id']}` {x['name']}" for x in rep["never_fire"]] + [""]
+    L.append(f"## Rules that fire on every board ({len(rep['always_fire'])})")
+    L += [f"- `{x['id']}` {x['name']}" for x in rep["always_fire"]] + [""]
+    for k in ("undeclared", "declared"):
+        cs = rep["conflicts"][k]
+        L.append(f"## Conflicts, {k} ({len(cs)})")
+        L += [f"- `{c['a']}` {c['a_name']} × `{c['b']}` {c['b_name']}: {c['boards']} boards, e.g. {c['example']}"
+              for c in cs[:300]] + [""]
+    L.append(f"## Redundant (identical firing sets) ({len(rep['redundant'])})")
+    L += [f"- {', '.join(f'`{r}`' for r in x['rules'])} ({'、'.join(x['names'])}): {x['boards']} boards"
+          for x in rep["redundant"]] + [""]
+    L.append(f"## Subsumed (nested firing sets) ({len(rep['subsumed'])})")
+    L += [f"- `{x['narrow']}` ({x['narrow_boards']}) ⊂ `{x['broad']}` ({x['broad_boards']})"
+          for x in rep["subsumed"][:500]] + [""]
+    L.append(f"## Variants ({len(rep['variants'])})")
+    L += [f"- `{v['entry']}` {v['name']} — {v['label']}「{v['quote']}」: {v['boards_changed']}/{v['of']} boards change"
+          for v in rep["variants"]] + [""]
+    L.append(f"## Same-named entries from different sources that disagree ({len(rep['source_disagreements'])})")
+    for d in rep["source_disagreements"]:
+        L.append(f"- {d['name']}: `{d['a']}` ({','.join(d['a_seed'])}) vs `{d['b']}` ({','.join(d['b_seed'])})"
+                 + (f"; cells only in a: {d.get('only_a')}; only in b: {d.get('only_b')}" if d.get("cells_differ") else "")
+                 + (f"; boards only a {d.get('boards_only_a')}, only b {d.get('boards_only_b')}" if "boards_only_a" in d else ""))
+    return "\n".join(L) + "\n"
+
+
+def cmd_audit(a):
+    opts = {}
+    for part in (a.options or "").replace("，", ",").split(","):
+        if part.strip():
+            if "=" not in part:
+                raise InputError(f"--options {a.options!r}: write name=value,… e.g. guiren=甲羊")
+            k, v = part.split("=", 1)
+            opts[k.strip()] = v.strip()
+    rep = audit(a.kb, a.months, a.daynight, opts, progress=not a.quiet, variants=not a.no_variants, days=a.days)
+    if a.markdown:
+        try:
+            with open(a.markdown, "w", encoding="utf-8") as f:
+                f.write(markdown(rep))
+        except OSError as e:
+            raise InputError(f"--markdown {a.markdown!r}: {e.strerror}") from None
+    if a.json:
+        print(json.dumps(rep, ensure_ascii=False, indent=1))
+    else:
+        c = rep["conflicts"]
+        print(f"boards: {rep['space']['boards']}; never fire: {len(rep['never_fire'])}; always fire: "
+              f"{len(rep['always_fire'])}; conflicts: {len(c['undeclared'])} undeclared, {len(c['declared'])} declared; "
+              f"redundant groups: {len(rep['redundant'])}; subsumed pairs: {len(rep['subsumed'])}; variants: "
+              f"{len(rep['variants'])}; source disagreements: {len(rep['source_disagreements'])}")
+        for x in c["undeclared"][:20]:
+            print(f"  undeclared conflict: {x['a']} {x['a_name']} × {x['b']} {x['b_name']} ({x['boards']} boards)")
+    return 1 if rep["conflicts"]["undeclared"] else 0
+
+
+def add_command(sub):
+    p = sub.add_parser("audit", help="judge the whole board space and audit the KB (exit 1 on undeclared conflicts)")
+    p.add_argument("--months", default="all", help="all (default), a number 1–12, or month branches like 寅,申")
+    p.add_argument("--daynight", default="both", help="both (default), day or night")
+    p.add_argument("--days", type=int, default=60, help="only the first N days of the sixty (default 60: all)")
+    p.add_argument("--options", help="casting options for every board, e.g. guiren=甲羊,shehai=mengzhong")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown")
+    p.add_argument("--no-variants", action="store_true", help="skip measuring the 底本 variants")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--kb", metavar="DIR", help="audit another knowledge-base folder")
+    p.set_defaults(fn=cmd_audit)

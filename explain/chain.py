@@ -1,0 +1,121 @@
+"""HOW: the cited chain of judgments behind a conclusion, read off the trace graph.
+
+The trace (engine.judging.Judgment.graph) has fact nodes, firing nodes and the casting steps;
+edges premise (fact → firing), conclusion (firing → fact), defeats (firing → firing), next and
+derives (the 三傳 derivation).  Nothing here re-runs the rules.
+"""
+from __future__ import annotations
+
+
+def firing_nodes(g, key):
+    """Firing nodes reporting `key` (a rule id or a table-row id), in firing order."""
+    out = [n for n, d in g.nodes(data=True) if d.get("kind") == "firing" and key in (d["report"], d["rule"])]
+    return sorted(out, key=lambda n: g.nodes[n]["n"])
+
+
+def _asserting_firing(g, fact):
+    """The firing that first asserted a derived fact (later firings re-derived a duplicate)."""
+    cands = [p for p in g.predecessors(fact) if g.edges[p, fact].get("role") == "conclusion"]
+    return min(cands, key=lambda n: g.nodes[n]["n"]) if cands else None
+
+
+def ancestors(g, targets):
+    """Every firing whose conclusions the targets depend on (not the targets), in firing order."""
+    seen, stack = set(), list(targets)
+    while stack:
+        node = stack.pop()
+        for fact in g.predecessors(node):
+            if g.edges[fact, node].get("role") != "premise":
+                continue
+            src = _asserting_firing(g, fact)
+            if src is not None and src not in seen and src not in targets:
+                seen.add(src)
+                stack.append(src)
+    return sorted(seen, key=lambda n: g.nodes[n]["n"])
+
+
+def premises(g, node, skip_rows=()):
+    """Words for the facts a firing matched: board and derived facts first, table rows after."""
+    facts = [p for p in g.predecessors(node) if g.edges[p, node].get("role") == "premise"]
+    order = {"board": 0, "derived": 1, "table": 2}
+    facts.sort(key=lambda f: (order.get(g.nodes[f].get("origin"), 3), g.nodes[f].get("text", "")))
+    out = []
+    for f in facts:
+        d = g.nodes[f]
+        if d.get("origin") == "table" and d.get("fields", {}).get("id") in skip_rows:
+            continue                  # the row being reported is the conclusion, not a premise
+        out.append(d.get("text", f))
+    return out
+
+
+def conclusions(g, node):
+    return [g.nodes[c].get("text", c) for c in g.successors(node)
+            if g.edges[node, c].get("role") == "conclusion" and g.nodes[c].get("type") != "判"]
+
+
+def source_list(sources):
+    return [{k: s.get(k) for k in ("book", "volume", "seed", "para", "doc", "section", "quote") if s.get(k) is not None}
+            for s in sources]
+
+
+def cast_steps(g):
+    nodes = sorted((n for n, d in g.nodes(data=True) if d.get("kind") == "cast"), key=lambda n: g.nodes[n]["order"])
+    out = []
+    for n in nodes:
+        d = g.nodes[n]
+        src = [{"book": d.get("book") or "起課", "quote": d["verse"]}] if d.get("verse") else []
+        out.append({"step": "cast", "rule": d.get("rule", ""), "name": d.get("name") or "起課", "matched": [d["text"]],
+                    "sources": src, "interpretation": None})
+    return out
+
+
+def firing_step(g, node, final=False):
+    d = g.nodes[node]
+    interp = d.get("interpretation") or None
+    return {"step": "conclusion" if final else "derive", "n": d["n"], "rule": d["report"], "family": d["rule"],
+            "name": d["name"], "kind": d.get("rule_kind"), "matched": premises(g, node, skip_rows=(d["report"],)),
+            "produced": conclusions(g, node), "bindings": d.get("bindings", {}),
+            "sources": source_list(d.get("sources", [])), "interpretation": interp or None,
+            "calc": d.get("calc") or [], "defeated": d.get("defeated", False)}
+
+
+def how(g, key, _depth=0):
+    """The chain for `key` (rule or row id) on the board of trace g, or None if it did not fire."""
+    targets = firing_nodes(g, key)
+    if not targets:
+        return None
+    first = g.nodes[targets[0]]
+    steps = cast_steps(g) if _depth == 0 else []
+    steps += [firing_step(g, n) for n in ancestors(g, targets)]
+    steps += [firing_step(g, n, final=True) for n in targets]
+    aspects, seen = [], set()
+    for n in targets:
+        for a in g.nodes[n].get("aspects") or []:
+            if a["branch"] not in seen:
+                seen.add(a["branch"])
+                aspects.append(a)
+    imagery_all = g.graph.get("imagery") or {}
+    symbols = []
+    for a in aspects:
+        symbols += [a["branch"], a["rides"]]
+    imagery = {s: imagery_all[s] for s in dict.fromkeys(symbols) if s in imagery_all}
+    defeaters = []
+    for n in targets:
+        for p in g.predecessors(n):
+            if g.edges[p, n].get("role") == "defeats" and g.nodes[p]["report"] not in [d["rule"] for d in defeaters]:
+                sub = how(g, g.nodes[p]["report"], _depth + 1)
+                if sub:
+                    defeaters.append(sub)
+    return {"rule": key, "name": first["name"], "kind": first.get("rule_kind"), "fired": True,
+            "instances": len(targets), "steps": steps, "reading": first.get("reading", ""),
+            "valence": first.get("valence", ""), "aspects": aspects, "imagery": imagery,
+            "defeated": any(g.nodes[n].get("defeated") for n in targets), "defeated_by": defeaters,
+            "board": _board_line(g)}
+
+
+def _board_line(g):
+    b = g.graph.get("board") or {}
+    t = b.get("transmissions", {})
+    return {"day": g.graph.get("day"), "jiang": g.graph.get("jiang"), "hour": g.graph.get("hour"),
+            "transmissions": t.get("branches"), "gate": t.get("gate"), "subtype": t.get("subtype"),
+            "void": b.get("void")}

@@ -1,0 +1,73 @@
+"""The explain commands: why (HOW / WHY-NOT), trace (exports), audit."""
+from __future__ import annotations
+
+import sys
+
+from engine.errors import InputError
+
+
+def _judge(a):
+    from engine.cli import cast_kwargs
+    from engine.cli_kb import _check_variants, kb_of, variants_of
+    from engine.judging import judge
+    variants = variants_of(a)
+    if variants:
+        _check_variants(kb_of(a), variants)
+    return judge(dict(cast_kwargs(a), variants=variants, question=a.question, kb=a.kb))
+
+
+def explain(r, key):
+    """HOW if the entry fired on the judged board, else WHY-NOT (a dict)."""
+    from .chain import how
+    from .whynot import why_not
+    return how(r.graph, key) or why_not(r.graph, key, r.kb)
+
+
+def cmd_why(a):
+    from engine.cli_kb import kb_of, resolve_entry
+    from .render import RENDER
+    kb = kb_of(a)
+    entry = resolve_entry(kb, a.rule)          # unknown → nearest names; ambiguous → candidates
+    r = _judge(a)
+    report = explain(r, entry.id)
+    text = RENDER[a.format](report)
+    _write(a, text)
+    return 0
+
+
+def cmd_trace(a):
+    from .export import FORMATS
+    r = _judge(a)
+    _write(a, FORMATS[a.format](r.graph))
+    return 0
+
+
+def _write(a, text):
+    if getattr(a, "output", None):
+        try:
+            with open(a.output, "w", encoding="utf-8") as f:
+                f.write(text if text.endswith("\n") else text + "\n")
+        except OSError as e:
+            raise InputError(f"--output {a.output!r}: {e.strerror}") from None
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def add_commands(sub, cast_args, add_judge_args):
+    w = sub.add_parser("why", help="why a rule fired on a board (HOW), or why it did not (WHY-NOT)")
+    w.add_argument("rule", help="a rule or entry id, or its name")
+    cast_args(w)
+    add_judge_args(w)
+    w.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text")
+    w.add_argument("--output", "-o", help="write to this file")
+    w.set_defaults(fn=cmd_why)
+
+    t = sub.add_parser("trace", help="export the whole trace of a judgment")
+    cast_args(t)
+    add_judge_args(t)
+    t.add_argument("--format", choices=("graphml", "json", "dot", "mermaid"), default="json")
+    t.add_argument("--output", "-o", help="write to this file")
+    t.set_defaults(fn=cmd_trace)
+
+    from . import audit
+    audit.add_command(sub)

@@ -1,0 +1,161 @@
+"""Renderers for HOW chains and WHY-NOT reports: text, markdown, html, json."""
+from __future__ import annotations
+
+import html
+import json
+
+ASPECT_WORDS = ("所乘", "所屬", "所臨")
+
+
+def cite(s):
+    if s.get("seed"):
+        return f"《{s.get('book', '')}》{s.get('volume', '')} ¶{s['para']}"
+    return f"《{s.get('book') or s.get('doc', '')}》"
+
+
+def _aspect_lines(a):
+    belongs = "、".join(a["belongs"]) or "（無）"
+    sits = "、".join(a["sits_on_sha"]) or "（無）"
+    return [f"{a['branch']}：所乘 {a['rides']}；所屬 {belongs}；所臨 {a['sits_on']}（{sits}）"]
+
+
+def _board_head(c):
+    b = c.get("board") or {}
+    t = "".join(b.get("transmissions") or [])
+    return f"{b.get('day')}日 月將{b.get('jiang')}加{b.get('hour')} 三傳{t}（{b.get('gate')}）"
+
+
+def how_lines(c, indent=""):
+    out = [f"{indent}{c['name']}（{c['rule']}）成立：{_board_head(c)}" if not indent else f"{indent}{c['name']}（{c['rule']}）"]
+    for i, s in enumerate(c["steps"], 1):
+        head = "起課" if s["step"] == "cast" else ("結論" if s["step"] == "conclusion" else "推得")
+        out.append(f"{indent}{i}. 〔{head}〕{s['name']}（{s['rule']}）")
+        for m in s["matched"]:
+            out.append(f"{indent}     · {m}")
+        for p in s.get("produced") or []:
+            out.append(f"{indent}     ⇒ {p}")
+        for x in s.get("calc") or []:
+            out.append(f"{indent}     ＝ {x}")
+        for src in s["sources"]:
+            q = src.get("quote")
+            out.append(f"{indent}     「{q}」 {cite(src)}" if q else f"{indent}     {cite(src)}")
+        interp = s.get("interpretation")
+        if interp:
+            out.append(f"{indent}     取義：{interp.get('chosen', '')}（另說：{interp.get('alternative', '')}）")
+    out.append(f"{indent}斷：{c['reading']}" + (f"〔{c['valence']}〕" if c.get("valence") else ""))
+    if c["aspects"]:
+        out.append(f"{indent}視所乘何神、所屬何煞、所臨何煞：")
+        for a in c["aspects"]:
+            out += [f"{indent}  " + x for x in _aspect_lines(a)]
+    if c["imagery"]:
+        out.append(f"{indent}類相：")
+        for sym, items in c["imagery"].items():
+            out.append(f"{indent}  {sym}：" + "；".join(f"{x['門']} {x['象']}" for x in items[:8]))
+    if c["defeated_by"]:
+        out.append(f"{indent}※ 此名勿以實論，因：")
+        for d in c["defeated_by"]:
+            out += how_lines(d, indent + "    ")
+    return out
+
+
+def whynot_lines(w):
+    out = [f"{w['name']}（{w['rule']}）未成立" + (f"（經 {w['family']}）" if w.get("family") else "")]
+    for s in w.get("sources") or []:
+        if s.get("quote"):
+            out.append(f"  「{s['quote']}」 ¶{s.get('para', '')}")
+    for c in w["conditions"]:
+        mark = "✓" if c["held"] else "✗"
+        facts = "、".join(c["facts"])
+        if c["held"]:
+            out.append(f"  {mark} 要 {c['text']}" + (f"：{facts}" if facts else ""))
+        else:
+            out.append(f"  {mark} 要 {c['text']}；" + (f"盤上最近者：{facts}" if facts else "盤上無此"))
+    if w.get("note"):
+        out.append(f"  （{w['note']}）")
+    return out
+
+
+def to_text(report):
+    return "\n".join(how_lines(report) if report.get("fired") else whynot_lines(report))
+
+
+def to_markdown(report, level=3):
+    h = "#" * level
+    if not report.get("fired"):
+        L = [f"{h} {report['name']}（`{report['rule']}`）未成立", ""]
+        for src in report.get("sources") or []:
+            if src.get("quote"):
+                L.append(f"> 「{src['quote']}」 ¶{src.get('para', '')}")
+        L.append("")
+        for c in report["conditions"]:
+            facts = "、".join(c["facts"])
+            if c["held"]:
+                L.append(f"- ✓ 要 {c['text']}" + (f"：{facts}" if facts else ""))
+            else:
+                L.append(f"- ✗ 要 {c['text']}；" + (f"盤上最近者：{facts}" if facts else "盤上無此"))
+        if report.get("note"):
+            L += ["", f"*{report['note']}*"]
+        return "\n".join(L) + "\n"
+    L = [f"{h} {report['name']}（`{report['rule']}`）成立", "", f"*{_board_head(report)}*", ""]
+    for i, s in enumerate(report["steps"], 1):
+        head = "起課" if s["step"] == "cast" else ("結論" if s["step"] == "conclusion" else "推得")
+        L.append(f"{i}. **{s['name']}**（{head}，`{s['rule']}`）")
+        for m in s["matched"]:
+            L.append(f"   - {m}")
+        for p in s.get("produced") or []:
+            L.append(f"   - ⇒ {p}")
+        for x in s.get("calc") or []:
+            L.append(f"   - ＝ {x}")
+        for src in s["sources"]:
+            L.append(f"   - 「{src.get('quote', '')}」 — {cite(src)}")
+        if s.get("interpretation"):
+            it = s["interpretation"]
+            L.append(f"   - 取義：{it.get('chosen', '')}（另說：{it.get('alternative', '')}）")
+    L += ["", f"**斷**：{report['reading']}" + (f"〔{report['valence']}〕" if report.get("valence") else "")]
+    if report["aspects"]:
+        L += ["", "**視所乘何神、所屬何煞、所臨何煞**", ""]
+        L += [f"- {x}" for a in report["aspects"] for x in _aspect_lines(a)]
+    if report["imagery"]:
+        L += ["", "**類相**", ""]
+        L += [f"- {sym}：" + "；".join(f"{x['門']} {x['象']}" for x in items[:8]) for sym, items in report["imagery"].items()]
+    if report["defeated_by"]:
+        L += ["", "**此名勿以實論，因：**", ""]
+        for d in report["defeated_by"]:
+            L.append(to_markdown(d, level + 1))
+    return "\n".join(L) + "\n"
+
+
+def to_html(report):
+    import re
+    md = to_markdown(report)
+    body = []
+    in_list = None
+    for line in md.splitlines():
+        esc = html.escape(line)
+        esc = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", esc)
+        esc = re.sub(r"`(.+?)`", r"<code>\1</code>", esc)
+        esc = re.sub(r"(?<![*\w])\*(.+?)\*", r"<em>\1</em>", esc)
+        m = re.match(r"^(#+) (.*)$", esc)
+        if m:
+            body.append(f"<h{len(m.group(1))}>{m.group(2)}</h{len(m.group(1))}>")
+        elif re.match(r"^\d+\. ", esc):
+            body.append(f"<p class=\"step\">{esc}</p>")
+        elif esc.lstrip().startswith("- "):
+            depth = len(esc) - len(esc.lstrip())
+            body.append(f'<div class="item" style="margin-left:{1 + depth * 0.6}em">{esc.lstrip()[2:]}</div>')
+        elif esc.startswith("&gt; "):
+            body.append(f"<blockquote>{esc[5:]}</blockquote>")
+        elif esc.strip():
+            body.append(f"<p>{esc}</p>")
+    return ("<!DOCTYPE html>\n<html lang=\"zh-Hant\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(report['name'])}</title>"
+            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+            ".step{margin:.8em 0 .2em}blockquote{color:#555}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def to_json(report):
+    return json.dumps(report, ensure_ascii=False, indent=2)
+
+
+RENDER = {"text": to_text, "markdown": to_markdown, "html": to_html, "json": to_json}

@@ -1,0 +1,337 @@
+"""WHY-NOT: for a rule that did not fire on a board, each of its conditions, held or failed,
+with the board facts that come nearest.
+
+The facts are those of the trace graph (the board's facts and everything derived), plus the
+KB's table rows (data, as the trace names the KB it was judged with).  The conditions are
+matched against them by a small backtracking search that keeps the assignment satisfying the
+most conditions; nothing is fired and the engine is not run again.
+"""
+from __future__ import annotations
+
+import string
+
+from engine.compile import TEST_FUNCS, expand_macros
+from engine.facts import BUILTIN_FACTS
+from engine.kbload import TEST_OPS, VAR_RE, load_kb
+
+BUDGET = 50000
+
+
+class _Missing(dict):
+    def __missing__(self, key):
+        return "某"
+
+
+def _is_var(x):
+    return isinstance(x, str) and VAR_RE.match(x) is not None
+
+
+class FactBase:
+    def __init__(self, g, kb):
+        self.by_type = {}
+        for n, d in g.nodes(data=True):
+            if d.get("kind") == "fact" and d.get("origin") != "table":
+                f = dict(d["fields"])
+                self.by_type.setdefault(f["t"], []).append((f, d.get("text", "")))
+        self.kb = kb
+        self.variants = g.graph.get("variants") or {}
+        self._tables = {}
+
+    def _row_text(self, tab, f):
+        cells = " ".join(f"{k}{v}" for k, v in f.items() if k != "id")
+        row = self.kb.rows.get(f.get("id"))
+        tpl = tab.meta.get("text")
+        if tpl:
+            try:
+                return tpl.format(**f)
+            except (KeyError, IndexError, ValueError):
+                pass
+        return f"「{row.name}」（{cells}）" if row else f"{tab.name}（{cells}）"
+
+    def facts(self, t):
+        if t in self.by_type:
+            return self.by_type[t]
+        if t in self._tables:
+            return self._tables[t]
+        out = []
+        for tab in self.kb.tables.values():
+            if tab.fact_type == t:
+                for f in tab.facts(self.variants):
+                    out.append(({"t": t, **f}, self._row_text(tab, f)))
+        self._tables[t] = out
+        return out
+
+
+def _match_fields(fields, fact, b):
+    """Extend bindings b so that fact satisfies fields, or None."""
+    b2 = dict(b)
+    for k, want in fields.items():
+        if k not in fact:
+            return None
+        v = fact[k]
+        if _is_var(want):
+            if want in b2 and b2[want] != v:
+                return None
+            b2[want] = v
+        elif isinstance(want, list):
+            if v not in want:
+                return None
+        elif isinstance(want, dict):
+            inner = want["not"]
+            if _is_var(inner):
+                if inner in b2 and b2[inner] == v:
+                    return None
+            elif isinstance(inner, list):
+                if v in inner:
+                    return None
+            elif v == inner:
+                return None
+        elif v != want:
+            return None
+    return b2
+
+
+def solutions(cond, b, fb, budget):
+    """All extensions of bindings b satisfying cond (a list of them), within budget."""
+    if budget[0] <= 0:
+        return []
+    budget[0] -= 1
+    if isinstance(cond, list):
+        out = [b]
+        for c in cond:
+            out = [x for s in out for x in solutions(c, s, fb, budget)]
+            if not out:
+                break
+        return out
+    keys = [k for k in cond if k != "macro"]
+    k = keys[0]
+    v = cond[k]
+    if k == "all":
+        return solutions(v, b, fb, budget)
+    if k == "any":
+        return [x for c in v for x in solutions(c, b, fb, budget)]
+    if k == "not":
+        return [] if solutions(v, b, fb, budget) else [b]
+    if k == "test":
+        (op, (x, y)), = v.items()
+        vx = b.get(x, None) if _is_var(x) else x
+        vy = b.get(y, None) if _is_var(y) else y
+        if (_is_var(x) and x not in b) or (_is_var(y) and y not in b):
+            return []
+        try:
+            return [b] if TEST_FUNCS[op](vx, vy) else []
+        except TypeError:
+            return []
+    out = []
+    for fact, _ in fb.facts(k):
+        b2 = _match_fields(v, fact, b)
+        if b2 is not None:
+            out.append(b2)
+    return out
+
+
+def best_assignment(items, fb, pre):
+    """The bindings satisfying the most top-level items (and which ones), by backtracking."""
+    budget = [BUDGET]
+    best = {"held": set(), "b": dict(pre)}
+
+    def rec(remaining, b, held):
+        if len(held) + len(remaining) <= len(best["held"]) or budget[0] <= 0:
+            return
+        if not remaining:
+            best["held"], best["b"] = set(held), dict(b)
+            return
+        # the most constrained item next: fewest solutions under the current bindings
+        scored = []
+        for i in remaining:
+            sols = solutions(items[i], b, fb, budget)
+            scored.append((len(sols) if sols else 10 ** 9, i, sols))
+        scored.sort()
+        _, i, sols = scored[0]
+        rest = [j for j in remaining if j != i]
+        for s in sols[:50]:
+            rec(rest, s, held | {i})
+        rec(rest, b, held)           # or leave this one failed
+        if len(held) > len(best["held"]):
+            best["held"], best["b"] = set(held), dict(b)
+
+    rec(list(range(len(items))), dict(pre), set())
+    return best["held"], best["b"]
+
+
+def _fmt_value(v, b):
+    if _is_var(v):
+        return str(b[v]) if v in b else "某"
+    if isinstance(v, list):
+        return "或".join(str(x) for x in v)
+    if isinstance(v, dict):
+        inner = v["not"]
+        return "非" + (_fmt_value(inner, b) if not isinstance(inner, list) else "、".join(map(str, inner)))
+    return str(v)
+
+
+def cond_text(cond, b, kb):
+    if isinstance(cond, list):
+        return "；".join(cond_text(c, b, kb) for c in cond)
+    if "macro" in cond:
+        m = cond["macro"]
+        params = kb.macros[m["name"]]["params"]
+        vals = {p: _fmt_value(a, b) for p, a in zip(params, m["args"])}
+        return kb.macros[m["name"]]["text"].format_map(_Missing(vals))
+    k = next(x for x in cond if x != "macro")
+    v = cond[k]
+    if k == "all":
+        return "；".join(cond_text(c, b, kb) for c in v)
+    if k == "any":
+        return "或（" + "｜".join(cond_text(c, b, kb) for c in v) + "）"
+    if k == "not":
+        return "無（" + cond_text(v, b, kb) + "）"
+    if k == "test":
+        (op, (x, y)), = v.items()
+        return f"{_fmt_value(x, b)} {TEST_OPS[op]} {_fmt_value(y, b)}"
+    tpl = BUILTIN_FACTS.get(k, {}).get("text") or kb.fact_text.get(k)
+    if k in kb.tables:
+        tpl = kb.tables[k].meta.get("text") or tpl
+    vals = {f: _fmt_value(x, b) for f, x in v.items()}
+    row = kb.rows.get(vals.get("id"))
+    if row is not None:               # the table row of the entry itself
+        cells = " ".join(f"{f}{x}" for f, x in vals.items() if f != "id")
+        return f"依「{row.name}」之表行（{cells}）" if cells else f"依「{row.name}」之表行"
+    if tpl:
+        try:
+            return string.Formatter().vformat(tpl, (), _Missing(vals))
+        except (IndexError, ValueError):
+            pass
+    name = kb.tables[k].name if k in kb.tables else k
+    return f"{name}：" + " ".join(f"{f}{x}" for f, x in vals.items())
+
+
+def nearest(cond, b, fb, n=3):
+    """Facts of the condition's type that agree with most of its constraints."""
+    if isinstance(cond, list) or "macro" in cond:
+        parts = cond if isinstance(cond, list) else cond["all"]
+        out = []
+        for c in parts:
+            if not solutions(c, b, fb, [BUDGET]):
+                out += nearest(c, b, fb, n)
+        return out[:n]
+    k = next(x for x in cond if x != "macro")
+    v = cond[k]
+    if k in ("all", "any"):
+        out = []
+        for c in v:
+            out += nearest(c, b, fb, n)
+        return out[:n]
+    if k == "not":
+        return [t or _plain_text(f) for f, t in _witnesses(v, b, fb)][:n]
+    if k == "test":
+        return []
+    scored = []
+    for fact, text in fb.facts(k):
+        score = sum(1 for f, want in v.items() if _match_fields({f: want}, fact, b) is not None)
+        scored.append((-score, text or _plain_text(fact)))
+    scored.sort()
+    return [t for _, t in scored[:n]]
+
+
+def _witnesses(cond, b, fb):
+    """For a `not`: the facts that make it fail."""
+    if isinstance(cond, dict) and len([k for k in cond if k != "macro"]) == 1:
+        k = next(x for x in cond if x != "macro")
+        if k not in ("all", "any", "not", "test"):
+            return [(f, t) for f, t in fb.facts(k) if _match_fields(cond[k], f, b) is not None]
+    return []
+
+
+def _plain_text(f):
+    return " ".join(f"{k}{v}" for k, v in f.items() if k not in ("t",))
+
+
+def reporting_rule(kb, key):
+    """The rule whose firings report `key`, and the bindings that pin it to that entry."""
+    if key in kb.rules:
+        return kb.rules[key], {}
+    row = kb.rows.get(key)
+    if row is None:
+        return None, {}
+    ftype = kb.tables[row.table].fact_type
+    for r in kb.rules.values():
+        if not r.as_var:
+            continue
+        for item in _flat(r.when):
+            if isinstance(item, dict) and ftype in item and item[ftype].get("id") == r.as_var:
+                return r, {r.as_var: key}
+    for r in kb.rules.values():
+        if r.as_var and r.kind == row.kind and any(
+                isinstance(item, dict) and any(isinstance(f, dict) and f.get("源") == r.as_var for f in item.values())
+                for item in _flat(r.when)):
+            return r, {r.as_var: key}
+    return None, {}
+
+
+def _flat(cond):
+    if isinstance(cond, list):
+        for c in cond:
+            yield from _flat(c)
+    elif isinstance(cond, dict):
+        k = next(iter(cond))
+        if k in ("all", "any"):
+            yield from _flat(cond[k])
+        elif k == "not":
+            yield from _flat(cond[k])
+        else:
+            yield cond
+
+
+def why_not(g, key, kb=None):
+    """{rule, name, fired: false, conditions: [{text, held, facts}]} for an entry that did not fire."""
+    kb = kb or load_kb(g.graph.get("kb") or None)
+    entry = kb.entries.get(key)
+    rule, pre = reporting_rule(kb, key)
+    if rule is None:
+        return {"rule": key, "name": entry.name if entry else key, "fired": False, "conditions": [],
+                "note": "this entry is data (a table row) that no rule reports; it cannot fire"}
+    variants = g.graph.get("variants") or {}
+    when = rule.when
+    choice = variants.get(rule.id) or variants.get("*")
+    for v in rule.variants:
+        if v["id"] == choice and "when" in v:
+            when = v["when"]
+    import itertools
+    items = expand_macros(when if isinstance(when, list) else [when], kb.macros, itertools.count())
+    fb = FactBase(g, kb)
+    held, b = best_assignment(items, fb, pre)
+    conds = []
+    for i, item in enumerate(items):
+        ok = i in held
+        if ok:
+            sols = solutions(item, b, fb, [BUDGET])
+            facts = _matched_texts(item, b, fb) if sols else []
+        else:
+            facts = nearest(item, b, fb)
+        conds.append({"text": cond_text(item, b, kb), "held": ok, "facts": facts})
+    q = rule.meta.get("question")
+    note = None
+    if q and g.graph.get("question") != q:
+        note = f"這條規則只在問「{q}」時適用（--question {q}）"
+    elif len(held) == len(items):
+        note = "every condition holds: it fired, or it was not asked (question) on this board"
+    return {"rule": key, "name": entry.name if entry else key, "fired": False, "family": rule.id if rule.id != key else None,
+            "conditions": conds, "bindings": {k.lstrip("$"): v for k, v in b.items() if "~" not in k},
+            "sources": [{k: s.get(k) for k in ("seed", "para", "quote", "doc") if s.get(k) is not None}
+                        for s in (entry.source if entry else rule.source)],
+            "note": note}
+
+
+def _matched_texts(cond, b, fb):
+    out = []
+    for c in _flat(cond if isinstance(cond, list) else [cond]):
+        k = next(x for x in c if x != "macro")
+        if k == "test":
+            continue
+        for fact, text in fb.facts(k):
+            if _match_fields(c[k], fact, b) is not None and all(
+                    fact.get(f) == b.get(x) for f, x in c[k].items() if _is_var(x) and x in b):
+                out.append(text or _plain_text(fact))
+                break
+    return out

@@ -1,0 +1,167 @@
+"""The audit on a tiny KB with planted defects: a conflict, a dead rule, a duplicate, a variant
+and two same-named entries from different seeds that disagree — each must be found."""
+import json
+import shutil
+import textwrap
+
+import pytest
+
+from engine.cli import main
+from engine.kbload import packaged_kb_dir
+from explain.audit import audit
+
+PLANTED = """\
+tables:
+  - id: t-names
+    name: 試表
+    kind: 格表
+    reported: 格
+    columns: [支]
+    rows:
+      - id: t-row
+        name: 試行
+        支: [子, 午]
+        reading: 試。
+        valence: 吉
+        source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+        variants:
+          - id: diben
+            label: 底本
+            quote: 初傳空
+            each: [{支: [子, 午, 卯]}]
+  - id: t-same-a
+    name: 同名表
+    kind: 格表
+    columns: [支]
+    source: [{seed: 000_97d20668deca6813.txt, para: 29, quote: 馬 亥卯未日巳}]
+    rows:
+      - {支: [巳, 申]}
+  - id: t-same-b
+    name: 同名表
+    kind: 格表
+    columns: [支]
+    source: [{seed: 004_aca81fbd294816a3.txt, para: 320, quote: 子天馬}]
+    rows:
+      - {支: [巳, 亥]}
+
+rules:
+  - id: t-good
+    name: 吉象
+    kind: 格
+    valence: 吉
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 初傳, 支: $a}
+      - test: {in: [$a, [子, 午]]}
+  - id: t-bad
+    name: 凶象
+    kind: 格
+    valence: 凶
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 初傳, 支: $a}
+      - test: {in: [$a, [子, 卯]]}
+  - id: t-declared
+    name: 知其相反
+    kind: 格
+    valence: 凶
+    conflicts: [t-good]
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 初傳, 支: $a}
+      - test: {eq: [$a, 午]}
+  - id: t-dead
+    name: 死規
+    kind: 格
+    valence: 平
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 初傳, 支: 子}
+      - 位: {位: 初傳, 支: 丑}
+  - id: t-dup-1
+    name: 重一
+    kind: 格
+    valence: 平
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 末傳, 支: 寅}
+  - id: t-dup-2
+    name: 重二
+    kind: 格
+    valence: 平
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 末傳, 支: 寅}
+  - id: t-family
+    name: 試表規
+    kind: 格
+    as: $r
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 中傳, 支: $b}
+      - t-names: {支: $b, id: $r}
+"""
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    d = tmp_path_factory.mktemp("audit") / "kb"
+    shutil.copytree(packaged_kb_dir() / "core", d / "core")
+    (d / "planted.yaml").write_text(textwrap.dedent(PLANTED), encoding="utf-8")
+    return d
+
+
+@pytest.fixture(scope="module")
+def report(tiny):
+    # a small space (10 days × 12 offsets, one month, by day) keeps the test quick
+    return audit(str(tiny), months="1", daynight="day", progress=False, days=10)
+
+
+def test_planted_dead_rule(report):
+    assert "t-dead" in {x["id"] for x in report["never_fire"]}
+    assert "t-good" not in {x["id"] for x in report["never_fire"]}
+
+
+def test_planted_conflict_undeclared_and_declared(report):
+    und = {(c["a"], c["b"]) for c in report["conflicts"]["undeclared"]}
+    dec = {(c["a"], c["b"]) for c in report["conflicts"]["declared"]}
+    assert ("t-bad", "t-good") in und          # 初傳 子: 吉 and 凶 on the same branch
+    assert ("t-declared", "t-good") in dec     # 初傳 午: declared with conflicts:
+    assert ("t-declared", "t-good") not in und
+
+
+def test_planted_duplicate(report):
+    assert any(set(g["rules"]) == {"t-dup-1", "t-dup-2"} for g in report["redundant"])
+
+
+def test_subsumed(report):
+    # 初傳 午 (t-declared) is within 初傳 子 or 午 (t-good)
+    assert any(x["narrow"] == "t-declared" and x["broad"] == "t-good" for x in report["subsumed"])
+
+
+def test_planted_variant(report):
+    v = next(v for v in report["variants"] if v["entry"] == "t-row")
+    assert v["variant"] == "diben" and v["boards_changed"] > 0
+
+
+def test_source_disagreement(report):
+    d = next(d for d in report["source_disagreements"] if d["name"] == "同名表")
+    assert d["cells_differ"] and d["only_a"] == [{"支": "申"}] and d["only_b"] == [{"支": "亥"}]
+
+
+def test_json_keys_and_exit_status(tiny, capsys, tmp_path):
+    md = tmp_path / "audit.md"
+    rc = main(["audit", "--kb", str(tiny), "--months", "1", "--daynight", "day", "--days", "5", "--quiet", "--json",
+               "--no-variants", "--markdown", str(md)])
+    out = json.loads(capsys.readouterr().out)
+    for k in ("never_fire", "always_fire", "conflicts", "redundant", "subsumed", "variants", "source_disagreements"):
+        assert k in out
+    assert set(out["conflicts"]) == {"declared", "undeclared"}
+    assert rc == 1                              # an undeclared conflict gates CI
+    assert "## Conflicts, undeclared" in md.read_text(encoding="utf-8")
+
+
+def test_bad_audit_options(capsys):
+    assert main(["audit", "--months", "13"]) == 2
+    assert "--months" in capsys.readouterr().err
+    assert main(["audit", "--options", "guiren=甲狗"]) == 2

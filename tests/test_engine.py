@@ -1,0 +1,172 @@
+"""The engine: per-board reset, the RETE speed-ups against plain experta, negation and strata,
+questions, the runaway bound, the JSON result and the trace."""
+import json
+import shutil
+import textwrap
+
+import pytest
+
+from engine import cast, judge
+from engine.cli import main
+from engine.compile import build
+from engine.errors import RunawayError
+from engine.facts import board_facts
+from engine.judging import Recorder, engine_for
+from engine.kbload import load_kb, packaged_kb_dir
+from engine.symbols import BRANCHES, JIAZI
+
+
+def firings(eng, board, question=None):
+    rec = Recorder(eng.kb, eng.judged_consumed)
+    eng.run_board(board_facts(board, question), rec.on_fire)
+    return sorted((f.report, tuple(sorted(f.bindings.items()))) for f in rec.firings)
+
+
+def test_speedups_change_nothing():
+    # the indexed joins, compiled alpha paths and O(1) board reset against experta's own network
+    eng = engine_for()
+    plain = build(eng.kb, indexed=False)
+    plain.kb = eng.kb
+    for i, day in enumerate(JIAZI[::5]):
+        for off in (0, 3, 6, 9, 11):
+            b = cast(day=day, jiang=BRANCHES[off], hour="子", month="丙寅" if i % 2 else "壬申", year=2026,
+                     born=1980 + off, sex="m", night=bool(off % 2))
+            assert firings(eng, b) == firings(plain, b), (day, off)
+
+
+def test_reset_between_boards():
+    a = {"day": "丁卯", "on": "亥加丑", "month": "壬寅"}
+    b = {"day": "甲子", "on": "子加子", "month": "丙午", "year": 2026}
+    first = sorted(judge(a).fired_ids())
+    judge(b)
+    assert sorted(judge(a).fired_ids()) == first
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    def make(text):
+        d = tmp_path / "kb"
+        if d.exists():
+            shutil.rmtree(d)
+        shutil.copytree(packaged_kb_dir() / "core", d / "core")
+        (d / "t.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
+        return str(d)
+    return make
+
+
+SRC = "source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]"
+
+
+def test_runaway_bound_names_the_rule(tiny, capsys):
+    kb = tiny(f"""\
+    rules:
+      - id: t-seed
+        name: 起
+        kind: 起例
+        {SRC}
+        when: [{{日: {{干: $g}}}}]
+        then: [{{計: {{值: 1}}}}]
+      - id: t-loop
+        name: 無窮
+        kind: 起例
+        {SRC}
+        when: [{{計: {{值: $x}}}}]
+        then: [{{計: {{值: {{add: [$x, 1]}}}}}}]
+    """)
+    with pytest.raises(RunawayError) as e:
+        judge({"day": "甲子", "on": "子加子", "kb": kb})
+    assert "t-loop" in str(e.value)
+    assert main(["judge", "--day", "甲子", "--on", "子加子", "--kb", kb]) == 2
+    err = capsys.readouterr().err
+    assert "t-loop" in err and len(err.strip().splitlines()) == 1
+
+
+NEG = f"""\
+rules:
+  - id: t-not-sheng
+    name: 初不生干
+    kind: 格
+    {SRC}
+    when:
+      - 位: {{位: 初傳, 支: $a}}
+      - 位: {{位: 日干, 干: $g}}
+      - not: {{生: [$a, $g]}}
+  - id: t-sheng
+    name: 初生干
+    kind: 格
+    {SRC}
+    when:
+      - 位: {{位: 初傳, 支: $a}}
+      - 位: {{位: 日干, 干: $g}}
+      - 生: [$a, $g]
+  - id: t-after
+    name: 非初生干
+    kind: 斷
+    {SRC}
+    when:
+      - 日: {{干: $g}}
+      - not: {{判: {{規: t-sheng}}}}
+  - id: t-any-not
+    name: 或
+    kind: 斷
+    {SRC}
+    when:
+      - 位: {{位: 初傳, 支: $a}}
+      - any:
+          - test: {{eq: [$a, 子]}}
+          - not: {{all: [{{位: {{位: 中傳, 支: $a}}}}, {{位: {{位: 末傳, 支: $a}}}}]}}
+"""
+
+
+def test_negation_over_a_macro_and_strata(tiny):
+    kb = tiny(NEG)
+    for day in JIAZI[:24]:
+        for off in range(0, 12, 3):
+            r = judge({"day": day, "jiang": BRANCHES[off], "hour": "子", "kb": kb})
+            ids = r.fired_ids()
+            b = r.board
+            from engine.tables import core
+            sheng = core().sheng_of(b.transmissions.branches[0], day[0])
+            assert ("t-sheng" in ids) == sheng
+            assert ("t-not-sheng" in ids) == (not sheng)         # not over a macro (helper rule)
+            assert ("t-after" in ids) == (not sheng)             # not over 判 waits for t-sheng
+            t = b.transmissions.branches
+            want = t[0] == "子" or not (t[1] == t[0] and t[2] == t[0])
+            assert ("t-any-not" in ids) == want, (day, off, t)  # not inside any:
+
+
+def test_question_rules_only_with_their_question():
+    kb = load_kb()
+    q = next(iter(kb.questions))
+    base = engine_for()
+    asked = engine_for(question=q)
+    assert asked.rule_count >= base.rule_count
+    assert main(["judge", "--day", "甲子", "--on", "子加子", "--question", "占不存在之事"]) == 2
+
+
+def test_judge_json_shape(capsys):
+    assert main(["judge", "--day", "丁卯", "--on", "亥加丑", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert set(d) >= {"board", "fired", "trace"}
+    assert d["board"]["transmissions"]["branches"] == ["亥", "酉", "未"]
+    f = next(x for x in d["fired"] if x["rule"] == "ge-zhanshou")
+    assert set(f) >= {"rule", "name", "kind", "reading", "valence", "defeated", "bindings", "sources"}
+    assert f["sources"][0] == {"seed": "000_97d20668deca6813.txt", "para": 7, "book": "六壬經緯", "volume": "卷3"}
+    nodes = {n["id"]: n for n in d["trace"]["nodes"]}
+    assert any(n["kind"] == "cast" for n in nodes.values())
+    roles = {l["role"] for l in d["trace"]["links"]}
+    assert {"premise", "conclusion", "next", "derives"} <= roles
+
+
+def test_api_judge_of_a_board_equals_judge_of_its_arguments():
+    b = cast(day="丁卯", on="亥加丑")
+    assert judge(b).fired_ids() == judge({"day": "丁卯", "on": "亥加丑"}).fired_ids()
+    assert judge(b).to_dict()["fired"] == judge({"day": "丁卯", "on": "亥加丑"}).to_dict()["fired"]
+
+
+def test_aspects_listed_for_judgments():
+    r = judge({"day": "丁卯", "on": "亥加丑"})
+    f = next(f for f in r.fired if f.report == "ge-zhanshou")
+    a = f.aspects[0]
+    assert (a["branch"], a["rides"], a["sits_on"]) == ("亥", "朱雀", "丑")
+    assert "旬空" in a["belongs"] and "鬼" in a["belongs"]

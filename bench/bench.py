@@ -93,20 +93,36 @@ def bench_cast():
 
 def bench_judge(kb_dir=None):
     print("judging")
+    from engine.kbload import load_kb
     from engine.judging import engine_for, judge
+    t0 = time.perf_counter()
+    kb = load_kb(kb_dir)
+    load_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     eng = engine_for(kb_dir)
     compile_s = time.perf_counter() - t0
-    print(f"  KB load + compile ({eng.rule_count} experta rules, {eng.static_count} table facts): "
-          f"{compile_s:7.3f} s")
-    times, fired = [], []
-    for d, j in lessons():
-        b = cast(day=d, jiang=j, hour="子", month="丙寅")
+    print(f"  KB load and check ({len(kb.rules)} rules, {len(kb.tables)} tables): {load_s:7.3f} s")
+    print(f"  compile to experta ({eng.rule_count} rules → {len(eng.get_rules())} experta rules, "
+          f"{eng.static_count} table facts): {compile_s:7.3f} s")
+    times, fired, lean = [], [], []
+    for i, (d, j) in enumerate(lessons()):
+        b = cast(day=d, jiang=j, hour="子", month="丙寅" if i % 2 else "辛酉", year=2026, born=1990, sex="m")
         t = time.perf_counter()
         r = judge(b, kb=kb_dir)
         times.append(time.perf_counter() - t)
         fired.append(len(r.fired))
-    stats("judge, 720 lessons (with month)", times)
+    stats("judge (result, no trace), 720 lessons", times)
+    t = time.perf_counter()
+    r.graph
+    print(f"  building the trace graph of one board: {(time.perf_counter() - t) * 1e3:7.1f} ms")
+    from explain import audit as A
+    A._init(kb_dir, ())
+    for i, (d, j) in enumerate(lessons()[:240]):
+        b = {"day": d, "jiang": j, "hour": "子", "month": "丙寅", "year": 2026, "born": 1990, "sex": "m"}
+        t = time.perf_counter()
+        A._judge_lean(b)
+        lean.append(time.perf_counter() - t)
+    stats("audit's lean judging (240 boards)", lean)
     print(f"  firings per board: median {statistics.median(fired)}, max {max(fired)}")
 
 

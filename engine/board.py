@@ -76,6 +76,7 @@ class Board:
     xingnian_gz: str | None = None
     born: str | None = None
     sex: str | None = None
+    lunar: tuple | None = None       # (lunar month, day, last day of the month?, leap?) — moments only
     notes: tuple = field(default=())
 
     # ---- views
@@ -160,6 +161,8 @@ class Board:
             "benming": self.benming_gz or self.benming,
             "xingnian": self.xingnian_gz or self.xingnian,
             "sex": self.sex,
+            "lunar": ({"month": self.lunar[0], "day": self.lunar[1], "last_day": self.lunar[2],
+                       "leap": self.lunar[3]} if self.lunar else None),
             "options": dict(self.options),
             "notes": list(self.notes),
         }

@@ -121,6 +121,16 @@ def _year_month(jie, cn):
 
 
 @functools.lru_cache(maxsize=4096)
+def lunar_date(y, m, d):
+    """(lunar month, lunar day, last day of the month?, leap month?) of a civil date."""
+    from lunar_python import LunarMonth, Solar
+    lu = Solar.fromYmd(y, m, d).getLunar()
+    month = lu.getMonth()
+    last = LunarMonth.fromYm(lu.getYear(), month).getDayCount() == lu.getDay()
+    return abs(month), lu.getDay(), last, month < 0
+
+
+@functools.lru_cache(maxsize=4096)
 def _day_gz(y, m, d):
     from lunar_python import Solar
     return Solar.fromYmd(y, m, d).getLunar().getDayInGanZhi()
@@ -140,7 +150,8 @@ def moment_inputs(m, day_boundary=23):
     date = local.date()
     late = local.hour == 23
     next_date = date + dt.timedelta(days=1)
-    day_gz = _day_gz(*(next_date if (late and day_boundary == 23) else date).timetuple()[:3])
+    day_date = next_date if (late and day_boundary == 23) else date
+    day_gz = _day_gz(*day_date.timetuple()[:3])
     zi_day = _day_gz(*(next_date if late else date).timetuple()[:3])
     hb = ((local.hour + 1) // 2) % 12
     hour_gz = STEMS[(STEMS.index(zi_day[0]) % 5 * 2 + hb) % 10] + BRANCHES[hb]
@@ -153,6 +164,7 @@ def moment_inputs(m, day_boundary=23):
         "jieqi": term, "jie": jie[1], "jie_at": jie[0].isoformat(),
         "zhongqi": qi[1], "zhongqi_at": qi[0].isoformat(),
         "year_no": year_no,
+        "lunar": lunar_date(*day_date.timetuple()[:3]),
     }
 
 

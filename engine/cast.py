@@ -302,6 +302,7 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
     year_no = None
     month_branch = None
     taisui = None
+    lunar = None
 
     if explicit:
         if moment is not None:
@@ -344,6 +345,7 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
         taisui = inp["year"][1]
         year_no = inp["year_no"]
         jieqi, zhongqi = inp["jieqi"], inp["zhongqi"]
+        lunar = inp["lunar"]
         if opts["yuejiang"] == "month":
             jiang = T.jiang_by_month[T.month_name[month_branch]]
         else:
@@ -394,7 +396,7 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
         options=tuple(sorted(opts.items())), pillars=tuple(pillars), jieqi=jieqi, zhongqi=zhongqi,
         moment=moment_iso, month_branch=month_branch, season=season, wangxiang=wangxiang,
         taisui=taisui, benming=benming, benming_gz=benming_gz, xingnian=xn, xingnian_gz=xn_gz,
-        born=str(born) if born is not None else None, sex=sexname, notes=tuple(notes))
+        born=str(born) if born is not None else None, sex=sexname, lunar=lunar, notes=tuple(notes))
 
 
 def lesson_table(day=None, **options):

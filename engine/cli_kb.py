@@ -106,6 +106,10 @@ def cmd_judge(a):
         print(f"【{KIND_LABEL.get(kind, kind)}】")
         for f in sorted(fs, key=_order):
             print(firing_line(f, r))
+    for heading, lines in r.findings().items():
+        print(f"【{heading}】")
+        for line in lines:
+            print(f"  {line}")
     return 0
 
 

@@ -8,6 +8,7 @@ engine retracts what the previous board declared and derived (see BoardEngine.re
 """
 from __future__ import annotations
 
+import gc
 import itertools
 from dataclasses import dataclass, field
 
@@ -393,8 +394,8 @@ class BoardEngine(KnowledgeEngine):
         self.running = True
         if indexed:
             fast_tokens()
-            route_bus(self.matcher.root_node)
             index_joins(self.matcher.root_node)
+            route_bus(self.matcher.root_node)
             dirty_conflict_sets(self.matcher)
         facts = [make_fact(d) for d in static]
         self.declare(*facts)
@@ -442,9 +443,13 @@ class BoardEngine(KnowledgeEngine):
 
     def run_board(self, board_facts, on_fire):
         """Declare the board's facts, run to quiescence; on_fire(compiled, activation, new_facts)
-        records each firing and returns the fact dicts to assert."""
+        records each firing and returns the fact dicts to assert.  The cyclic garbage collector
+        is paused meanwhile: a board allocates tens of thousands of short-lived tokens, and
+        collections triggered by them cost more than the board (they run again afterwards)."""
         self.reset_board()
         self.running = True
+        gc_on = gc.isenabled()
+        gc.disable()
         try:
             self.declare(*(make_fact(d) for d in board_facts))
             firings = 0
@@ -468,6 +473,8 @@ class BoardEngine(KnowledgeEngine):
                     self.declare(*(make_fact(d) for d in new))
         finally:
             self.running = False
+            if gc_on:
+                gc.enable()
 
     def board_facts_now(self):
         """Every non-static fact in working memory (board and derived), as dicts."""
@@ -557,5 +564,7 @@ def build(kb, variants=None, indexed=True, question=None):
     eng = cls()
     eng.compiled = compiled
     eng.load_static(static, indexed)
+    gc.collect()
+    gc.freeze()          # the network and the table facts live as long as the process
     eng.rule_count = len(compiled)
     return eng

@@ -22,6 +22,8 @@ BUILTIN_FACTS = {
             "doc": "the season (only when the month is known): 四時 春夏秋冬; 五時 also has 季 for 辰未戌丑 months"},
     "晝夜": {"fields": ["晝夜"], "text": "{晝夜}占", "doc": "晝 or 夜, as used for 貴人"},
     "遁": {"fields": ["支", "干"], "text": "{支} 遁{干}", "doc": "遁干: within the day's 旬 the branch 支 carries the stem 干"},
+    "農曆": {"fields": ["月", "日", "晦"], "text": "農曆{月}月{日}日",
+             "doc": "the lunar date of the day (moment casts only): month, day, 晦 是 on the month's last day"},
     "問": {"fields": ["問"], "text": "所問：{問}", "doc": "the question being asked (liuren judge --question)"},
     "人": {"fields": ["性別"], "text": "問者 {性別}", "doc": "the asker's sex when given (男/女)"},
     # asserted by the engine itself for every firing of a judgment rule (kinds 格 神煞 斷 總則 類相 占驗)
@@ -62,6 +64,8 @@ def board_facts(board, question=None):
             add("遁", 支=b, 干=s)
     if board.sex:
         add("人", 性別=board.sex)
+    if board.lunar:
+        add("農曆", 月=board.lunar[0], 日=board.lunar[1], 晦="是" if board.lunar[2] else "否")
     if question:
         add("問", 問=question)
     return out

@@ -330,10 +330,24 @@ class Judgment:
                         out[key].append(item)
         return out
 
+    def findings(self):
+        """Values the rules computed (fact types declared with `show:`), by heading: e.g.
+        射覆所得 {五行: 金 …}, 數目, 顏色."""
+        texts = FactText(self.kb)
+        out = {}
+        for d in self.wm:
+            decl = self.kb.declared.get(d["t"])
+            if decl and decl.get("show"):
+                line = texts(d)
+                if line not in out.setdefault(decl["show"], []):
+                    out[decl["show"]].append(line)
+        return out
+
     # ---- output
     def to_dict(self):
         return {"board": self.board.to_dict(),
                 "question": self.question,
+                "findings": self.findings(),
                 "fired": [f.to_dict(self) for f in self.fired],
                 "trace": nx.node_link_data(self.graph, edges="links")}
 

@@ -373,6 +373,8 @@ def _load_factdecl(kb, path, item, err):
         return err(path, item.kline("type"), f"fact type {t!r} is declared twice")
     kb.declared[t] = dict(item, file=str(path))
     kb.fact_text[t] = item["text"]
+    if "show" in item and not isinstance(item["show"], str):
+        err(path, item.kline("show"), f"fact type {t!r}: show must be a heading (the findings section it goes to)")
 
 
 def _load_macro(kb, path, item, err):

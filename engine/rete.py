@@ -107,10 +107,12 @@ def route_bus(root):
         for checks, outs in paths:
             lit = _literal_check(checks[0]) if checks else None
             if lit is None:
-                free.append((checks, outs))
+                free.append((_ops(checks), outs))
             else:
-                keyed.setdefault(lit[0], {}).setdefault(lit[1], []).append((checks[1:], outs))
+                keyed.setdefault(lit[0], {}).setdefault(lit[1], []).append((_ops(checks[1:]), outs))
         table[ftype] = (keyed, free)
+
+    missing = object()
 
     def run(fact, tag):
         entry = table.get(type(fact))
@@ -120,18 +122,25 @@ def route_bus(root):
                 child.callback(token)
             return
         keyed, free = entry
-        candidates = list(free)
+        candidates = free
         for field, values in keyed.items():
-            try:
-                hit = values.get(fact[field])
-            except (KeyError, TypeError):
-                hit = None
+            hit = values.get(fact.get(field, missing))
             if hit:
-                candidates += hit
-        for checks, outs in candidates:
+                candidates = candidates + hit
+        for ops, outs in candidates:
             ctx = {}
-            for chk in checks:
-                m = chk(fact)
+            for kind, what, arg in ops:
+                if kind == 0:                       # field == literal
+                    if fact.get(what, missing) != arg:
+                        break
+                    continue
+                if kind == 1:                       # bind a variable to the field's value
+                    v = fact.get(what, missing)
+                    if v is missing or ctx.get(arg, v) != v or ctx.get((False, arg), missing) == v:
+                        break
+                    ctx[arg] = v
+                    continue
+                m = arg(fact)                       # any other experta test, as experta runs it
                 if not m:
                     break
                 if isinstance(m, Mapping):
@@ -157,6 +166,25 @@ def route_bus(root):
     valid, invalid = Token.TagType.VALID, Token.TagType.INVALID
     root.add = lambda fact: run(fact, valid)
     root.remove = lambda fact: run(fact, invalid)
+
+
+def _ops(checks):
+    """A path's tests as (kind, field, arg): 0 literal equality, 1 plain variable binding,
+    2 any other test (called as experta would).  Bindings of a negated variable stay kind 2."""
+    out = []
+    for m in checks:
+        lit = _literal_check(m)
+        if lit is not None:
+            out.append((0, lit[0], lit[1]))
+            continue
+        check = getattr(m, "check", None)
+        what = getattr(m, "what", None)
+        if check is not None and getattr(check, "__name__", "") == "wildcard_match" and isinstance(what, str) \
+                and "__" not in what and m.expected.__bind__ is not None:
+            out.append((1, what, m.expected.__bind__))
+            continue
+        out.append((2, None, m))
+    return tuple(out)
 
 
 def _literal_check(m):
@@ -227,7 +255,16 @@ class IndexedMatchNode(OrdinaryMatchNode):
         if self.join is None and self.left_keys is not None and self.right_keys is not None:
             self._build()
         valid = token.is_valid()
-        neg = any(type(k) is tuple for k in ctx)     # negated bindings need the full context check
+        # negated bindings (from ~$x) need experta's full context check; a side's tokens all have
+        # the same kind of context, so look once per side
+        if is_left:
+            neg = self.__dict__.get("left_neg")
+            if neg is None:
+                neg = self.left_neg = any(type(k) is tuple for k in ctx)
+        else:
+            neg = self.__dict__.get("right_neg")
+            if neg is None:
+                neg = self.right_neg = any(type(k) is tuple for k in ctx)
         entry = (token.data, ctx, neg)
         if self.join is None:
             if self.loading:
@@ -284,7 +321,9 @@ def _remove(mem, entry):
 
 
 def index_joins(root):
-    """Turn every OrdinaryMatchNode reachable from root into an IndexedMatchNode."""
+    """Turn every OrdinaryMatchNode reachable from root into an IndexedMatchNode, and let its
+    parents call it without copying the token (nothing downstream mutates a token's facts or
+    context: the alpha tests run in route_bus, the joins build new contexts)."""
     seen = set()
     stack = [root]
     n = 0
@@ -298,6 +337,16 @@ def index_joins(root):
             node._reset()
             n += 1
         stack.extend(c.node for c in node.children)
+    from experta.matchers.rete.abstract import TwoInputNode
+    from experta.matchers.rete.mixins import ChildNode
+    for node in _nodes(root):
+        for i, child in enumerate(node.children):
+            if type(child.node) is IndexedMatchNode:
+                fn = getattr(child.callback, "__func__", None)
+                if fn is TwoInputNode.activate_left:
+                    node.children[i] = ChildNode(child.node, child.node._activate_left)
+                elif fn is TwoInputNode.activate_right:
+                    node.children[i] = ChildNode(child.node, child.node._activate_right)
     return n
 
 

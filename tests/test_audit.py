@@ -114,7 +114,7 @@ def tiny(tmp_path_factory):
 @pytest.fixture(scope="module")
 def report(tiny):
     # a small space (10 days × 12 offsets, one month, by day) keeps the test quick
-    return audit(str(tiny), months="1", daynight="day", progress=False, days=10)
+    return audit(str(tiny), months="1", daynight="day", progress=False, days=10, variant_space="full")
 
 
 def test_planted_dead_rule(report):

@@ -27,8 +27,8 @@ def test_speedups_change_nothing():
     eng = engine_for()
     plain = build(eng.kb, indexed=False)
     plain.kb = eng.kb
-    for i, day in enumerate(JIAZI[::5]):
-        for off in (0, 3, 6, 9, 11):
+    for i, day in enumerate(JIAZI[::7]):
+        for off in (0, 5, 6, 11):
             b = cast(day=day, jiang=BRANCHES[off], hour="子", month="丙寅" if i % 2 else "壬申", year=2026,
                      born=1980 + off, sex="m", night=bool(off % 2))
             assert firings(eng, b) == firings(plain, b), (day, off)

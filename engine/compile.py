@@ -441,22 +441,50 @@ class BoardEngine(KnowledgeEngine):
         restore(self._snapshot)
         self.agenda = Agenda()
 
-    def run_board(self, board_facts, on_fire):
-        """Declare the board's facts, run to quiescence; on_fire(compiled, activation, new_facts)
-        records each firing and returns the fact dicts to assert.  The cyclic garbage collector
-        is paused meanwhile: a board allocates tens of thousands of short-lived tokens, and
-        collections triggered by them cost more than the board (they run again afterwards)."""
-        self.reset_board()
+    def run_board(self, board_facts, on_fire, on_unfire=None, incremental=False):
+        """Declare the board's facts and run to quiescence.  on_fire(compiled, activation) records
+        a firing and returns the fact dicts it asserts (or (record, facts): the record is what
+        on_unfire gets back if the firing is undone).
+
+        incremental=True (used by the audit, which walks boards that differ in a few facts):
+        instead of starting from the tables, retract the previous board's facts that this board
+        does not have and declare the new ones; every derived fact keeps the firings that support
+        it, and when a firing's match is withdrawn (a premise retracted, or a negated fact now
+        present) it is undone: on_unfire(record) is told, and its conclusions that nothing else
+        supports are retracted in turn.  The outcome equals a fresh run (tests/test_engine.py).
+
+        The cyclic garbage collector is paused meanwhile: a board allocates tens of thousands of
+        short-lived tokens, and collections triggered by them cost more than the board."""
         self.running = True
         gc_on = gc.isenabled()
         gc.disable()
         try:
-            self.declare(*(make_fact(d) for d in board_facts))
+            keyed = {_content(d): d for d in board_facts}
+            state = getattr(self, "_inc", None)
+            if not incremental or state is None:
+                self.reset_board()
+                state = self._inc = {"board": {}, "fired": {}, "support": {}, "by_content": {}}
+                gone, fresh = [], list(keyed)
+            else:
+                gone = [k for k in state["board"] if k not in keyed]
+                fresh = [k for k in keyed if k not in state["board"]]
+            for k in gone:
+                self._retract(state["board"].pop(k), state)
+            for k in fresh:
+                f = self.declare(make_fact(keyed[k]))
+                if f is not None:
+                    state["board"][k] = f.__factid__
             firings = 0
             counts = {}
             while True:
                 added, removed = self.get_activations()
+                for act in removed:
+                    rec = state["fired"].pop(_act_key(act), None)
+                    if rec is not None:
+                        self._unfire(rec, state, on_unfire)
                 self.strategy.update_agenda(self.agenda, added, removed)
+                if self.facts.added or self.facts.removed:
+                    continue            # retractions pending: settle them before firing
                 act = self.agenda.get_next()
                 if act is None:
                     break
@@ -468,13 +496,44 @@ class BoardEngine(KnowledgeEngine):
                     raise RunawayError(
                         f"more than {self.limit} firings on one board: the KB loops; most fired: "
                         + ", ".join(f"{k} ×{n}" for k, n in top))
-                new = on_fire(cr, act)
-                if new:
-                    self.declare(*(make_fact(d) for d in new))
+                key = _act_key(act)
+                out = on_fire(cr, act)          # the facts to assert, or (record, facts)
+                record, new = out if isinstance(out, tuple) else (None, out)
+                concl = []
+                for d in new or ():
+                    ck = _content(d)
+                    idx = state["by_content"].get(ck)
+                    if idx is None:
+                        f = self.declare(make_fact(d))
+                        if f is None:          # identical to a board or table fact: nothing to support
+                            continue
+                        idx = state["by_content"][ck] = f.__factid__
+                    state["support"].setdefault(idx, set()).add(key)
+                    concl.append(idx)
+                state["fired"][key] = (record, concl, key)
         finally:
             self.running = False
             if gc_on:
                 gc.enable()
+
+    def _retract(self, idx, state):
+        if idx in self.facts:
+            fact = self.facts[idx]
+            self.facts.retract(idx)
+            state["by_content"].pop(_content({k: v for k, v in fact.items() if k != "__factid__"}), None)
+
+    def _unfire(self, rec, state, on_unfire):
+        record, concl, key = rec
+        if on_unfire is not None:
+            on_unfire(record)
+        for idx in concl:
+            sup = state["support"].get(idx)
+            if sup is None:
+                continue
+            sup.discard(key)
+            if not sup:
+                del state["support"][idx]
+                self._retract(idx, state)
 
     def board_facts_now(self):
         """Every non-static fact in working memory (board and derived), as dicts."""
@@ -535,6 +594,17 @@ def _vars_of(cond):
             yield from _vars_of(v)
     elif isinstance(cond, str) and VAR_RE.match(cond):
         yield cond
+
+
+def _content(d):
+    """A fact's identity by value (what experta's FactList dedupes on)."""
+    return tuple(sorted((k, v) for k, v in d.items() if k != "__factid__"))
+
+
+def _act_key(act):
+    """An activation's identity: its rule, the facts it matched and its bindings."""
+    return (act.rule._wrapped.__name__, frozenset(f["__factid__"] for f in act.facts),
+            frozenset((k, v) for k, v in act.context.items() if isinstance(k, str)))
 
 
 def _patterns(cond):

@@ -35,10 +35,12 @@ def board_space(months="all", daynight="both", options=None, days=60):
     if dn is None:
         raise InputError(f"--daynight {daynight!r}: use both, day or night")
     out = []
+    # a lesson's boards come together, months innermost: consecutive boards then differ in the
+    # month alone, which the incremental judging of a worker makes cheap
     for i, day in enumerate(JIAZI[:days]):
         for off in range(12):
-            for m in ms:
-                for night in dn:
+            for night in dn:
+                for m in ms:
                     out.append(dict(options or {}, day=day, jiang=BRANCHES[off], hour="子", month=m,
                                     night=night, year=2026, born=1960 + (i + off) % 60, sex="m" if off % 2 else "f"))
     return out
@@ -83,21 +85,42 @@ def _question_engine(question):
     return engine_for(_W["kb_dir"], dict(_W["variants"]), question)
 
 
-def _judge_lean(board):
-    """(fired entries, judgments): without building the trace graph."""
+def _judge_lean(board, incremental=False):
+    """(fired entries, judgments) of a board, without building the trace graph.  With
+    incremental=True the engine starts from the previous board of this worker and only
+    retracts and declares what differs (the 24 boards of one lesson differ in a few facts)."""
     from engine.cast import cast
     from engine.facts import board_facts
     from engine.judging import Recorder
     kw = dict(board)
     question = kw.pop("question", None)
     eng = _W["eng"] if question is None else _question_engine(question)
+    if eng is not _W.get("last_engine"):
+        incremental = False
+    _W["last_engine"] = eng
     b = cast(**kw)
+    active = _W.setdefault("active", {})
+    if not incremental:
+        active.clear()
     rec = Recorder(eng.kb, eng.judged_consumed)
-    eng.run_board(board_facts(b, question), rec.on_fire)
-    defeated = {d["規"] for d in rec.facts.values() if d["t"] == "不實"}
+
+    def on_fire(cr, act):
+        new = rec.on_fire(cr, act)
+        f = rec.firings[-1]
+        active[id(f)] = f
+        return f, new
+
+    def on_unfire(f):
+        active.pop(id(f), None)
+    eng.run_board(board_facts(b, question), on_fire, on_unfire, incremental=incremental)
+    defeated = set()
+    for f in active.values():
+        for key in f.conclusions:
+            if key.startswith("不實|"):
+                defeated.add(key.split("規=", 1)[1].split("|", 1)[0])
     fired = set()
     judg = []
-    for f in rec.firings:
+    for f in active.values():
         if f.internal:
             continue
         fired.add(f.report)
@@ -115,8 +138,11 @@ def _work(args):
     gc.collect()
     fired_at = defaultdict(list)
     pairs = defaultdict(lambda: [0, None])
+    prev = None
     for i, b in enumerate(boards, start):
-        fired, judg = _judge_lean(b)
+        lesson = (b.get("day"), b.get("jiang"), b.get("hour"), b.get("question"))
+        fired, judg = _judge_lean(b, incremental=(lesson == prev))
+        prev = lesson
         for e in fired:
             fired_at[e].append(i)
         # the same subject: judgments of one kind about the same branches (a 格 on the same 三傳,
@@ -140,7 +166,14 @@ def _work(args):
 
 def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit"):
     procs = procs or min(os.cpu_count() or 1, 2) if os.cpu_count() else 1
-    chunk = max(20, len(boards) // (procs * 40))
+    # chunks of whole lessons (the space lists a lesson's boards together), so that a worker
+    # judges a lesson's boards one after another, incrementally
+    per_lesson = 1
+    while per_lesson < len(boards) and all(boards[per_lesson].get(k) == boards[0].get(k)
+                                            for k in ("day", "jiang", "hour")):
+        per_lesson += 1
+    lessons_per_chunk = max(1, len(boards) // per_lesson // (procs * 30))
+    chunk = per_lesson * lessons_per_chunk
     tasks = [(i, boards[i:i + chunk]) for i in range(0, len(boards), chunk)]
     fired_at, pairs = defaultdict(list), {}
     t0 = time.time()
@@ -263,28 +296,51 @@ def _board_ref(b):
     return {k: b[k] for k in ("day", "jiang", "hour", "month", "night") if k in b}
 
 
+def _variant_task(args):
+    """Judge the sample boards with one variant switched on (in a worker; one engine per task)."""
+    kb_dir, entry, variant, space = args
+    from engine.judging import engine_for
+    import gc
+    _W["kb_dir"], _W["variants"] = kb_dir, ((entry, variant),) if entry else ()
+    _W["eng"] = engine_for(kb_dir, {entry: variant} if entry else None)
+    gc.disable()
+    sets = [frozenset(_judge_lean(b)[0]) for b in space]
+    gc.enable()
+    return entry, variant, sets
+
+
 def variant_effects(kb, kb_dir, procs, progress, days=60, sample=True):
     """For every 底本 (or other) variant: boards whose firings change when it is switched on.
-    Measured over the lessons (one month each, cycling, alternating 晝夜): by default a sample
-    of them (every fifth day, 144 boards) so that the whole audit fits in minutes; `--variants
-    full` measures all 720."""
+    Measured over lessons (one month each, cycling, alternating 晝夜): by default one lesson of
+    each of the sixty days (its offset cycling), so that every stem and branch is there and the
+    whole audit fits in minutes; `--variants full` measures all 720.  Each variant is one task
+    (one engine) for one worker."""
     space = []
     for i, day in enumerate(JIAZI[:days]):
-        if sample and i % 5:
-            continue
-        for off in range(12):
+        for off in ([(i * 5) % 12] if sample else range(12)):
             space.append({"day": day, "jiang": BRANCHES[off], "hour": "子", "month": MONTHS[(i + off) % 12],
                           "night": bool((i + off) % 2), "year": 2026, "born": 1960 + (i + off) % 60,
                           "sex": "m" if off % 2 else "f"})
-    base, _ = run_space(space, kb_dir, None, procs, progress, label="variants: base")
-    base_sets = _per_board(base, len(space))
+    todo = [(kb_dir, None, None, space)] + [(kb_dir, e.id, v["id"], space) for e in kb.entries.values()
+                                            for v in e.variants]
+    procs = procs or min(os.cpu_count() or 1, 2)
+    ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
+    results = {}
+    t0 = time.time()
+    with ctx.Pool(procs, maxtasksperchild=4) as pool:
+        for n, (entry, variant, sets) in enumerate(pool.imap_unordered(_variant_task, todo), 1):
+            results[(entry, variant)] = sets
+            if progress:
+                sys.stderr.write(f"\rvariants: {n}/{len(todo)} ({len(space)} boards each) {time.time() - t0:5.0f}s")
+                sys.stderr.flush()
+    if progress:
+        sys.stderr.write("\n")
+    base = results[(None, None)]
     out = []
     for e in kb.entries.values():
         for v in e.variants:
-            fired, _ = run_space(space, kb_dir, {e.id: v["id"]}, procs, progress,
-                                 label=f"variants: {e.id}={v['id']}")
-            sets = _per_board(fired, len(space))
-            changed = [i for i in range(len(space)) if sets[i] != base_sets[i]]
+            sets = results[(e.id, v["id"])]
+            changed = [i for i in range(len(space)) if sets[i] != base[i]]
             out.append({"entry": e.id, "name": e.name, "variant": v["id"], "label": v.get("label", ""),
                         "quote": v.get("quote"), "boards_changed": len(changed), "of": len(space),
                         "example": _board_ref(space[changed[0]]) if changed else None})
@@ -427,8 +483,8 @@ def add_command(sub):
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown")
     p.add_argument("--no-variants", action="store_true", help="skip measuring the 底本 variants")
-    p.add_argument("--variants", default="sample", help="sample (default: every fifth day) or full: boards on which "
-                                                       "each variant's effect is measured")
+    p.add_argument("--variants", default="sample", help="sample (default: one lesson of each day, 60 boards) or "
+                                                       "full (the 720 lessons): where each variant's effect is measured")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--kb", metavar="DIR", help="audit another knowledge-base folder")
     p.set_defaults(fn=cmd_audit)

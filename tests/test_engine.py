@@ -170,3 +170,36 @@ def test_aspects_listed_for_judgments():
     a = f.aspects[0]
     assert (a["branch"], a["rides"], a["sits_on"]) == ("亥", "朱雀", "丑")
     assert "旬空" in a["belongs"] and "鬼" in a["belongs"]
+
+
+def test_incremental_judging_equals_fresh_judging():
+    # The audit walks boards that differ in a few facts and judges them incrementally (retract
+    # what went, declare what came, undo firings that lost their match).  Over a lesson's months
+    # and a 晝夜 flip it must give exactly what judging each board afresh gives.
+    eng = engine_for()
+    fresh = build(eng.kb)
+    fresh.kb = eng.kb
+    active = {}
+
+    def on_fire(cr, act):
+        rec = Recorder(eng.kb, eng.judged_consumed)
+        new = rec.on_fire(cr, act)
+        f = rec.firings[0]
+        active[id(f)] = f
+        return f, new
+
+    def on_unfire(f):
+        active.pop(id(f), None)
+
+    months = ["丙寅", "己巳", "壬申", "乙亥", "戊辰"]
+    for day, off in (("甲子", 1), ("丁卯", 10), ("辛未", 6), ("癸亥", 0)):
+        first = True
+        for night in (False, True):
+            for m in months:
+                b = cast(day=day, jiang=BRANCHES[off], hour="子", month=m, night=night, year=2026, born=1985, sex="f")
+                if first:
+                    active.clear()
+                eng.run_board(board_facts(b), on_fire, on_unfire, incremental=not first)
+                first = False
+                got = sorted((f.report, tuple(sorted(f.bindings.items()))) for f in active.values())
+                assert got == firings(fresh, b), (day, off, night, m)

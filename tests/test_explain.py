@@ -159,3 +159,17 @@ def test_render_text_mentions_quote_and_aspects():
     t = render.to_text(c)
     assert "「斬首 初傳空曰斬首，凡占人占事以無始論。」 《六壬經緯》卷3 ¶7" in t
     assert "亥：所乘 朱雀" in t
+
+
+def test_how_with_a_defeat_has_the_defeaters_own_chain():
+    # 甲子日 申加子: 三傳 戌午寅 form the fire 局 (火局, 卷2 ¶23); 戌 is void in 甲子旬, so 「三將或空一二，
+    # 勿以此名與合局實論」 (¶25) defeats it.  The chain of 火局 ends with that 總則 and its own chain:
+    # 戌 void (place-xunkong) → 傳空 (place-chuan-kong) → the 總則.
+    c = how(judge({"day": "甲子", "on": "申加子"}).graph, "j2a-huoju")
+    assert c["defeated"] is True
+    d = c["defeated_by"][0]
+    assert d["kind"] == "總則" and d["name"].startswith("三將或空一二")
+    rules = [s["rule"] for s in d["steps"]]
+    assert "place-xunkong" in rules and "place-chuan-kong" in rules and rules[-1] == d["rule"]
+    assert any(s["sources"] and s["sources"][0].get("para") == 25 for s in d["steps"] if s["rule"] == d["rule"])
+    assert "勿以實論" in render.to_text(c) or "此名勿以實論" in render.to_text(c)

@@ -440,6 +440,7 @@ class BoardEngine(KnowledgeEngine):
         fl.added, fl.removed = [], []
         restore(self._snapshot)
         self.agenda = Agenda()
+        self._inc = None                # nothing left for an incremental run to diff against
 
     def run_board(self, board_facts, on_fire, on_unfire=None, incremental=False):
         """Declare the board's facts and run to quiescence.  on_fire(compiled, activation) records

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import difflib
+import gc
 import functools
 from dataclasses import dataclass, field
 
@@ -107,6 +108,7 @@ class Recorder:
         self.firings: list[Firing] = []
         self.facts: dict[str, dict] = {}       # key -> fact dict (premises and conclusions)
         self.origin: dict[str, int] = {}       # derived fact key -> first firing that asserted it
+        self._by_id: dict[int, str] = {}       # experta fact id -> key (ids are not reused within a run)
 
     def on_fire(self, cr, act):
         ctx = act.context
@@ -115,12 +117,16 @@ class Recorder:
             inv = cr.inv = {py: name for name, py in cr.varmap.items() if "~" not in name}
         bindings = {inv[k]: v for k, v in ctx.items() if k in inv}
         premises = []
+        seen = self._by_id
         for f in act.facts:
-            d = {k: v for k, v in f.items() if k != "__factid__"}
-            if "t" not in d:
-                continue                   # experta's InitialFact
-            key = fact_key(d)
-            self.facts.setdefault(key, d)
+            fid = f.get("__factid__")
+            key = seen.get(fid)
+            if key is None:
+                d = {k: v for k, v in f.items() if k != "__factid__"}
+                if "t" not in d:
+                    continue                   # experta's InitialFact
+                key = seen[fid] = fact_key(d)
+                self.facts.setdefault(key, d)
             premises.append(key)
         premises.sort()
         rule = cr.rule
@@ -401,5 +407,16 @@ def judge(x, *, kb=None, variants=None, question=None):
                          + " — liuren questions lists them")
     eng = engine_for(kb, variants, question)
     rec = Recorder(eng.kb, eng.judged_consumed)
-    eng.run_board(board_facts(board, question), rec.on_fire)
-    return Judgment(board, eng.kb, rec, eng.board_facts_now(), question=question, variants=variants)
+    # The cyclic collector stays paused until the network has let go of this board: its
+    # thousands of tokens are then freed by reference counting, instead of being scanned by the
+    # collection that their allocation would otherwise trigger on the way out.
+    gc_on = gc.isenabled()
+    gc.disable()
+    try:
+        eng.run_board(board_facts(board, question), rec.on_fire)
+        wm = eng.board_facts_now()
+        eng.reset_board()
+    finally:
+        if gc_on:
+            gc.enable()
+    return Judgment(board, eng.kb, rec, wm, question=question, variants=variants)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import operator
 
-from experta.matchers.rete.check import TypeCheck
+from experta.matchers.rete.check import FactCapture, TypeCheck
 from experta.matchers.rete.nodes import OrdinaryMatchNode
 from experta.matchers.rete.token import Token
 
@@ -140,6 +140,11 @@ def route_bus(root):
                         break
                     ctx[arg] = v
                     continue
+                if kind == 3:                       # capture the fact itself (FactCapture)
+                    if ctx.get(arg, fact) != fact:
+                        break
+                    ctx[arg] = fact
+                    continue
                 m = arg(fact)                       # any other experta test, as experta runs it
                 if not m:
                     break
@@ -170,7 +175,8 @@ def route_bus(root):
 
 def _ops(checks):
     """A path's tests as (kind, field, arg): 0 literal equality, 1 plain variable binding,
-    2 any other test (called as experta would).  Bindings of a negated variable stay kind 2."""
+    3 capture of the fact itself, 2 any other test (called as experta would).  Bindings of a
+    negated variable stay kind 2."""
     out = []
     for m in checks:
         lit = _literal_check(m)
@@ -182,6 +188,9 @@ def _ops(checks):
         if check is not None and getattr(check, "__name__", "") == "wildcard_match" and isinstance(what, str) \
                 and "__" not in what and m.expected.__bind__ is not None:
             out.append((1, what, m.expected.__bind__))
+            continue
+        if isinstance(m, FactCapture):
+            out.append((3, None, m.bind))
             continue
         out.append((2, None, m))
     return tuple(out)
@@ -289,6 +298,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
             others = (self.s_ridx.get(key, ()), self.b_ridx.get(key, ()))
         else:
             others = (self.s_lidx.get(key, ()), self.b_lidx.get(key, ()))
+        tag, data, children = token.tag, token.data, self.children
         for bucket in others:
             for other_data, other_context, other_neg in bucket:
                 # the bucket already agrees on every shared variable; only negated bindings
@@ -297,12 +307,15 @@ class IndexedMatchNode(OrdinaryMatchNode):
                     left, right = (ctx, other_context) if is_left else (other_context, ctx)
                     if not self.matcher(left, right):
                         continue
-                newcontext = {k: v for k, v in ctx.items() if isinstance(k, str)}
-                for k, v in other_context.items():
-                    if not isinstance(k, tuple):
-                        newcontext[k] = v
-                newtoken = Token(token.tag, token.data | other_data, newcontext)
-                for child in self.children:
+                    newcontext = {k: v for k, v in ctx.items() if isinstance(k, str)}
+                    for k, v in other_context.items():
+                        if not isinstance(k, tuple):
+                            newcontext[k] = v
+                else:                   # no negated bindings on either side: a plain merge
+                    newcontext = {**ctx, **other_context}
+                # a fresh set of facts and a fresh context: build the token without copying
+                newtoken = tuple.__new__(Token, (tag, data | other_data, newcontext))
+                for child in children:
                     child.callback(newtoken)
 
     def _activate_left(self, token):

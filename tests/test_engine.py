@@ -42,6 +42,21 @@ def test_reset_between_boards():
     assert sorted(judge(a).fired_ids()) == first
 
 
+def test_judge_lets_go_of_the_board():
+    # judge() empties the network before returning (the board's tokens are freed while the
+    # collector is paused); an incremental run after it must not diff against that board
+    eng = engine_for()
+    judge({"day": "丁卯", "on": "亥加丑", "month": "壬寅"})
+    assert eng.board_facts_now() == []
+    b = cast(day="甲子", on="子加子", month="丙午", year=2026)
+    rec = Recorder(eng.kb, eng.judged_consumed)
+    eng.run_board(board_facts(b), rec.on_fire, incremental=True)
+    got = sorted((f.report, tuple(sorted(f.bindings.items()))) for f in rec.firings)
+    plain = build(eng.kb)
+    plain.kb = eng.kb
+    assert got == firings(plain, b)
+
+
 @pytest.fixture
 def tiny(tmp_path):
     def make(text):

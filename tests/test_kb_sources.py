@@ -1,8 +1,10 @@
 """Every classical quote in kb/ is verbatim from the seed paragraph it cites.
 
-The seeds are not part of the product; when ../shared/seeds is not next to the checkout these
-tests are skipped.  A quote may leave text out with "…": its pieces must then appear in order.
+The seeds are not part of the product: they are looked for in $LIUREN_SEEDS, else in
+../shared/seeds next to the checkout (.ci/run sets LIUREN_SEEDS for its fresh copy); when
+neither is there these tests are skipped.  A quote may leave text out with "…": its pieces must then appear in order.
 """
+import os
 import pathlib
 import re
 
@@ -10,10 +12,12 @@ import pytest
 
 from engine.kbload import load_kb
 
-SEEDS = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+SEEDS = pathlib.Path(os.environ.get("LIUREN_SEEDS")
+                     or pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "seeds")
 KB = load_kb()
 
-pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds is not available")
+pytestmark = pytest.mark.skipif(not SEEDS.is_dir(),
+                                reason="the seeds are not available ($LIUREN_SEEDS or ../shared/seeds)")
 
 
 def paragraphs(seed):

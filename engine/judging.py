@@ -64,6 +64,8 @@ class Firing:
     interpretation: dict | None = None
     calc: list = field(default_factory=list)       # arithmetic done by `then`, e.g. "9 × 4 = 36"
     internal: bool = False     # a helper the compiler made for a negation (in the trace, not in `fired`)
+    routes: list = field(default_factory=list)     # other firings of this rule with these very bindings
+    repeat_of: int | None = None   # set on those others: the firing that stands for them in `fired`
 
     @property
     def defeated(self):
@@ -75,7 +77,7 @@ class Firing:
              "bindings": {k.lstrip("$"): v for k, v in self.bindings.items()},
              "sources": [{k: s[k] for k in ("seed", "para", "doc", "book", "volume") if s.get(k) is not None}
                          for s in self.sources],
-             "about": self.about, "aspects": self.aspects}
+             "about": self.about, "aspects": self.aspects, "routes": 1 + len(self.routes)}
         if self.calc:
             d["calc"] = self.calc
         if self.rule != self.report:
@@ -211,6 +213,7 @@ class Judgment:
         self.wm = wm                                  # board and derived facts at the end
         self._recorder = recorder
         self._defeats(recorder)
+        self._routes()
         self._aspects()
         self._g = None
 
@@ -233,6 +236,23 @@ class Judgment:
                     if src not in f.defeated_by:
                         f.defeated_by.append(src)
 
+    def _routes(self):
+        """A rule can reach the same bindings twice: two branches of an `any:` both hold, or two
+        sets of facts give the same values.  That is one judgment with two routes: the first
+        firing stands for it in `fired`, the others are listed in its `routes` (all stay in the
+        trace, each with its own premises)."""
+        first = {}
+        for f in self.firings:
+            if f.internal:
+                continue
+            key = (f.rule, f.report, tuple(sorted((k, repr(v)) for k, v in f.bindings.items())))
+            g = first.get(key)
+            if g is None:
+                first[key] = f
+            else:
+                f.repeat_of = g.n
+                g.routes.append(f.n)
+
     def _aspects(self):
         sha = {}
         for d in self.wm:
@@ -249,8 +269,9 @@ class Judgment:
 
     @property
     def fired(self):
-        """Every firing of a KB rule (placements included; the compiler's helpers left out)."""
-        return [f for f in self.firings if not f.internal]
+        """Every KB rule that fired, once per set of bindings (placements included; the compiler's
+        helpers left out; a second route to the same bindings is in the first one's `routes`)."""
+        return [f for f in self.firings if not f.internal and f.repeat_of is None]
 
     def judgments(self, include_placements=False):
         return [f for f in self.fired if include_placements or f.kind != "起例"]
@@ -295,7 +316,8 @@ class Judgment:
                        reading=f.reading, valence=f.valence, bindings={k.lstrip("$"): v for k, v in f.bindings.items()},
                        sources=[_plain(s) for s in f.sources], interpretation=_plain(f.interpretation or {}),
                        variant=f.variant or "", about=list(f.about), aspects=f.aspects,
-                       defeated=f.defeated, calc=list(f.calc))
+                       defeated=f.defeated, calc=list(f.calc),
+                       repeat_of=-1 if f.repeat_of is None else f.repeat_of)
             for key in f.premises:
                 fn = "fact:" + key
                 if fn not in g:

@@ -218,3 +218,21 @@ def test_incremental_judging_equals_fresh_judging():
                 first = False
                 got = sorted((f.report, tuple(sorted(f.bindings.items()))) for f in active.values())
                 assert got == firings(fresh, b), (day, off, night, m)
+
+
+def test_one_judgment_per_rule_and_bindings():
+    # 戊申日 (2026-11-30 14:05, 寅加未): 干上 子 and 日支 申 are both 三合 (申子辰) and 相生 (金生水),
+    # so 干支相合相生為親 is reached by two branches of its any: with the same bindings. It is one
+    # judgment (listed once, routes 2); the trace keeps both firings, the second pointing back.
+    r = judge({"moment": "2026-11-30T14:05+08:00"})
+    qin = [f for f in r.fired if f.report == "jzb-ganzhi-qin"]
+    assert len(qin) == 1 and len(qin[0].routes) == 1
+    d = next(x for x in r.to_dict()["fired"] if x["rule"] == "jzb-ganzhi-qin")
+    assert d["routes"] == 2
+    nodes = [(n, a) for n, a in r.graph.nodes(data=True) if a.get("report") == "jzb-ganzhi-qin"]
+    assert len(nodes) == 2
+    assert sorted(a["repeat_of"] for _, a in nodes) == [-1, qin[0].n]
+    # and in general: no two entries of `fired` share rule, row and bindings
+    for kw in ({"day": "丁卯", "on": "亥加丑", "month": "壬寅"}, {"day": "甲子", "on": "巳加子", "month": "丙午"}):
+        seen = [(f.rule, f.report, tuple(sorted(f.bindings.items()))) for f in judge(kw).fired]
+        assert len(seen) == len(set(seen))

@@ -80,6 +80,24 @@ def firing_line(f, result=None):
     return line
 
 
+def grounds_line(line, group, kb):
+    """Several firings of one rule that read the same on screen (the same judgment reached on
+    different grounds: another branch of an `any:`, another criterion, another rule governed by
+    a 總則) are one line, followed by what tells the grounds apart: the bindings that differ,
+    rule ids given by name."""
+    if len(group) == 1:
+        return line
+    keys = list(dict.fromkeys(k for f in group for k in f.bindings))
+    varying = [k for k in keys if len({repr(f.bindings.get(k)) for f in group}) > 1]
+
+    def word(v):
+        e = kb.rows.get(v) or kb.rules.get(v) if isinstance(v, str) else None
+        return e.name if e is not None else str(v)
+    grounds = "／".join("、".join(word(f.bindings[k]) for k in varying if k in f.bindings) or "—" for f in group)
+    first, nl, rest = line.partition("\n")
+    return f"{first}　〔{len(group)} 途：{grounds}〕{nl}{rest}"
+
+
 def _order(f):
     s = next((s for s in f.sources if s.get("seed")), {})
     return (s.get("seed", "~"), s.get("para", 0), f.n)
@@ -104,8 +122,11 @@ def cmd_judge(a):
         print("（無任何規則成立）")
     for kind, fs in groups.items():
         print(f"【{KIND_LABEL.get(kind, kind)}】")
+        lines = {}
         for f in sorted(fs, key=_order):
-            print(firing_line(f, r))
+            lines.setdefault(firing_line(f, r), []).append(f)
+        for line, group in lines.items():
+            print(grounds_line(line, group, r.kb))
     for heading, lines in r.findings().items():
         print(f"【{heading}】")
         for line in lines:

@@ -64,7 +64,7 @@ class Firing:
     interpretation: dict | None = None
     calc: list = field(default_factory=list)       # arithmetic done by `then`, e.g. "9 × 4 = 36"
     internal: bool = False     # a helper the compiler made for a negation (in the trace, not in `fired`)
-    routes: list = field(default_factory=list)     # other firings of this rule with these very bindings
+    routes: list = field(default_factory=list)     # other firings reaching this same judgment
     repeat_of: int | None = None   # set on those others: the firing that stands for them in `fired`
 
     @property
@@ -237,15 +237,16 @@ class Judgment:
                         f.defeated_by.append(src)
 
     def _routes(self):
-        """A rule can reach the same bindings twice: two branches of an `any:` both hold, or two
-        sets of facts give the same values.  That is one judgment with two routes: the first
-        firing stands for it in `fired`, the others are listed in its `routes` (all stay in the
-        trace, each with its own premises)."""
+        """A rule can reach the same judgment twice: two branches of an `any:` both hold (the
+        same bindings), or a symmetric pair is matched from both ends (子 at 干上 刑 卯 at 支上,
+        and 卯 刑 子: the same values in swapped roles).  That is one judgment with two routes:
+        the first firing stands for it in `fired`, the others are listed in its `routes` (all
+        stay in the trace, each with its own premises)."""
         first = {}
         for f in self.firings:
             if f.internal:
                 continue
-            key = (f.rule, f.report, tuple(sorted((k, repr(v)) for k, v in f.bindings.items())))
+            key = (f.rule, f.report, tuple(sorted(repr(v) for v in f.bindings.values())))
             g = first.get(key)
             if g is None:
                 first[key] = f

@@ -236,3 +236,15 @@ def test_one_judgment_per_rule_and_bindings():
     for kw in ({"day": "丁卯", "on": "亥加丑", "month": "壬寅"}, {"day": "甲子", "on": "巳加子", "month": "丙午"}):
         seen = [(f.rule, f.report, tuple(sorted(f.bindings.items()))) for f in judge(kw).fired]
         assert len(seen) == len(set(seen))
+
+
+def test_judge_prints_one_line_per_judgment(capsys):
+    # 戊辰日 卯加子: the 三傳 have a void, so 「三將或空一二勿以此名實論」 governs three 懸胎 names;
+    # that is one line naming the three, not three identical lines
+    argv = ["judge", "--day", "戊辰", "--jiang", "卯", "--hour", "子", "--month", "丙寅", "--year", "2026"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    lines = [x for x in out.splitlines() if x.startswith("  三將或空一二勿以此名實論　懸胎諸名")]
+    assert len(lines) == 1 and "〔3 途：懸胎／順懸胎／玄胎〕" in lines[0]
+    judged = [x for x in out.split("【格】", 1)[1].splitlines() if x.startswith("  ") and not x.startswith("    ")]
+    assert len(judged) == len(set(judged))

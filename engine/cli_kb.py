@@ -91,7 +91,7 @@ def grounds_line(line, group, kb):
     varying = [k for k in keys if len({repr(f.bindings.get(k)) for f in group}) > 1]
 
     def word(v):
-        e = kb.rows.get(v) or kb.rules.get(v) if isinstance(v, str) else None
+        e = (kb.rows.get(v) or kb.rules.get(v)) if isinstance(v, str) else None
         return e.name if e is not None else str(v)
     grounds = "／".join("、".join(word(f.bindings[k]) for k in varying if k in f.bindings) or "—" for f in group)
     first, nl, rest = line.partition("\n")

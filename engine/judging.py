@@ -270,8 +270,8 @@ class Judgment:
 
     @property
     def fired(self):
-        """Every KB rule that fired, once per set of bindings (placements included; the compiler's
-        helpers left out; a second route to the same bindings is in the first one's `routes`)."""
+        """Every judgment a KB rule made, once each (placements included; the compiler's helpers
+        left out; a second route to the same judgment is in the first one's `routes`)."""
         return [f for f in self.firings if not f.internal and f.repeat_of is None]
 
     def judgments(self, include_placements=False):

@@ -61,8 +61,7 @@ def how_lines(c, indent=""):
 def whynot_lines(w):
     out = [f"{w['name']}（{w['rule']}）未成立" + (f"（經 {w['family']}）" if w.get("family") else "")]
     for s in w.get("sources") or []:
-        if s.get("quote"):
-            out.append(f"  「{s['quote']}」 ¶{s.get('para', '')}")
+        out.append(f"  「{s['quote']}」 {cite(s)}" if s.get("quote") else f"  {cite(s)}")
     for c in w["conditions"]:
         mark = "✓" if c["held"] else "✗"
         facts = "、".join(c["facts"])
@@ -84,8 +83,7 @@ def to_markdown(report, level=3):
     if not report.get("fired"):
         L = [f"{h} {report['name']}（`{report['rule']}`）未成立", ""]
         for src in report.get("sources") or []:
-            if src.get("quote"):
-                L.append(f"> 「{src['quote']}」 ¶{src.get('para', '')}")
+            L.append(f"> 「{src['quote']}」 — {cite(src)}" if src.get("quote") else f"> {cite(src)}")
         L.append("")
         for c in report["conditions"]:
             facts = "、".join(c["facts"])

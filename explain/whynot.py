@@ -290,7 +290,7 @@ def why_not(g, key, kb=None):
     rule, pre = reporting_rule(kb, key)
     if rule is None:
         return {"rule": key, "name": entry.name if entry else key, "fired": False, "conditions": [],
-                "note": "this entry is data (a table row) that no rule reports; it cannot fire"}
+                "note": "此條為表中資料，無規則據之論斷，故無所謂成立與否"}
     variants = g.graph.get("variants") or {}
     when = rule.when
     choice = variants.get(rule.id) or variants.get("*")
@@ -315,12 +315,19 @@ def why_not(g, key, kb=None):
     if q and g.graph.get("question") != q:
         note = f"這條規則只在問「{q}」時適用（--question {q}）"
     elif len(held) == len(items):
-        note = "every condition holds: it fired, or it was not asked (question) on this board"
+        note = "諸條件本盤皆具：或已成立（見 liuren why 之成立鏈），或其所屬之占本盤未問"
     return {"rule": key, "name": entry.name if entry else key, "fired": False, "family": rule.id if rule.id != key else None,
             "conditions": conds, "bindings": {k.lstrip("$"): v for k, v in b.items() if "~" not in k},
-            "sources": [{k: s.get(k) for k in ("seed", "para", "quote", "doc") if s.get(k) is not None}
-                        for s in (entry.source if entry else rule.source)],
+            "sources": [_source(kb, s) for s in (entry.source if entry else rule.source)],
             "note": note}
+
+
+def _source(kb, s):
+    """A cited source as the HOW chain gives it: seed, ¶, quote, with its book and volume."""
+    book, volume = kb.book_of(s)
+    d = {k: s.get(k) for k in ("seed", "para", "quote", "doc") if s.get(k) is not None}
+    d["book"], d["volume"] = book, volume
+    return d
 
 
 def _matched_texts(cond, b, fb):

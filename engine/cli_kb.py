@@ -116,6 +116,8 @@ def cmd_judge(a):
         print(_dump(r.to_dict()))
         return 0
     print(board_text(r.board))
+    if r.question:
+        print("所問：" + (f"{r.asked}（即 {r.question}）" if r.asked != r.question else r.question))
     print()
     groups = r.by_kind(include_placements=a.all)
     if not groups:
@@ -332,7 +334,9 @@ def cmd_questions(a):
         print("（此知識庫無問題程序）")
     for q in kb.questions.values():
         refs = "；".join(dict.fromkeys(f"{s['seed'][:3]}¶{s['para']}" for s in q["source"] if "para" in s))
-        print(f"{q['name']}\t{','.join(q['ids'])}\t{q.get('reading', '')}\t{refs}")
+        aliases = "、".join(q.get("aliases") or [])
+        print(f"{q['name']}\t{','.join(q['ids'])}\t{q.get('reading', '')}\t{refs}"
+              + (f"\t又名 {aliases}" if aliases else ""))
     return 0
 
 

@@ -207,6 +207,7 @@ class Judgment:
         self.board = board
         self.kb = kb
         self.question = question
+        self.asked = question           # the question as the user named it (an alias, maybe)
         self.variants = dict(variants or {})
         self.firings = recorder.firings
         self.facts = recorder.facts
@@ -376,6 +377,7 @@ class Judgment:
     def to_dict(self):
         return {"board": self.board.to_dict(),
                 "question": self.question,
+                **({"question_asked": self.asked} if self.asked != self.question else {}),
                 "findings": self.findings(),
                 "fired": [f.to_dict(self) for f in self.fired],
                 "trace": nx.node_link_data(self.graph, edges="links")}
@@ -424,8 +426,11 @@ def judge(x, *, kb=None, variants=None, question=None):
     else:
         raise InputError("judge() takes a Board or a dict of cast() keyword arguments")
     kbobj = load_kb(str(kb) if kb else None)
+    asked = question
+    question = kbobj.question_aliases.get(question, question)     # 占犬吠 is asked as 占狗叫
     if question is not None and question not in kbobj.questions:
-        near = difflib.get_close_matches(question, sorted(kbobj.questions), n=3, cutoff=0.3)
+        names = sorted(set(kbobj.questions) | set(kbobj.question_aliases))
+        near = difflib.get_close_matches(question, names, n=3, cutoff=0.3)
         raise InputError(f"unknown question {question!r}" + (f" (did you mean {'、'.join(near)}?)" if near else "")
                          + " — liuren questions lists them")
     eng = engine_for(kb, variants, question)
@@ -442,4 +447,6 @@ def judge(x, *, kb=None, variants=None, question=None):
     finally:
         if gc_on:
             gc.enable()
-    return Judgment(board, eng.kb, rec, wm, question=question, variants=variants)
+    out = Judgment(board, eng.kb, rec, wm, question=question, variants=variants)
+    out.asked = asked
+    return out

@@ -213,6 +213,8 @@ class KB:
         self.docs: dict[str, dict] = {}
         self.options: dict[str, dict] = {}
         self.questions: dict[str, dict] = {}
+        self.question_aliases: dict[str, str] = {}     # another name a question is asked by -> its name
+        self.alias_lines: dict[str, tuple] = {}        # alias -> (file, line), for errors
         self.files: list[str] = []
         self.derived: dict[str, set] = {}   # derived fact type -> fields produced
         self.declared: dict[str, dict] = {} # `facts:` declarations of derived types
@@ -402,6 +404,15 @@ def _load_question(kb, path, item, err):
         if k not in item:
             return err(path, item.line, f"a question needs {k!r}")
     _check_source(kb, path, item, err)
+    aliases = item.get("aliases") or []
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a for a in aliases):
+        return err(path, item.kline("aliases"), "a question's aliases are a list of names")
+    for a in aliases:
+        other = kb.question_aliases.get(a)
+        if a == item["name"] or (other is not None and other != item["name"]):
+            return err(path, item.kline("aliases"), f"question alias {a!r} names another question too")
+        kb.question_aliases[a] = item["name"]
+        kb.alias_lines[a] = (path, item.kline("aliases"))
     q = kb.questions.get(item["name"])
     if q is not None:
         # one question, asked of several sources: keep one entry with every source and id
@@ -410,6 +421,7 @@ def _load_question(kb, path, item, err):
         q["ids"].append(item["id"])
         q["source"] = list(q["source"]) + list(item["source"])
         q["files"].append(str(path))
+        q["aliases"] = list(dict.fromkeys(list(q.get("aliases") or []) + aliases))
         return
     kb.questions[item["name"]] = dict(item, file=str(path), files=[str(path)], ids=[item["id"]])
 
@@ -692,6 +704,9 @@ def _post(kb, err):
     for rule in kb.rules.values():
         if rule.meta.get("question") and rule.meta["question"] not in kb.questions:
             err(rule.file, rule.meta.kline("question"), f"rule {rule.id}: unknown question {rule.meta['question']!r}")
+    for alias in kb.question_aliases:
+        if alias in kb.questions:
+            err(*kb.alias_lines[alias], f"question alias {alias!r} is itself the name of a question")
 
 
 def _check_rule_conditions(kb, rule, known_types, err):

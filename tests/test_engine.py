@@ -248,3 +248,16 @@ def test_judge_prints_one_line_per_judgment(capsys):
     assert len(lines) == 1 and "〔3 途：懸胎／順懸胎／玄胎〕" in lines[0]
     judged = [x for x in out.split("【格】", 1)[1].splitlines() if x.startswith("  ") and not x.startswith("    ")]
     assert len(judged) == len(set(judged))
+
+
+def test_a_question_by_another_name(capsys):
+    # 《銀河櫂》 names the procedure 占狗叫; 占犬吠 is the same question asked in other words
+    kw = {"day": "戊戌", "jiang": "亥", "hour": "子"}
+    by_alias = judge(dict(kw, question="占犬吠"))
+    assert by_alias.question == "占狗叫" and by_alias.asked == "占犬吠"
+    assert by_alias.fired_ids() == judge(dict(kw, question="占狗叫")).fired_ids()
+    assert "yh-goujiao-chen" in by_alias.fired_ids()        # 干上 辰: 有人持兵器行刺
+    d = by_alias.to_dict()
+    assert d["question"] == "占狗叫" and d["question_asked"] == "占犬吠"
+    assert main(["judge", "--day", "戊戌", "--jiang", "亥", "--hour", "子", "--question", "占犬吠"]) == 0
+    assert "所問：占犬吠（即 占狗叫）" in capsys.readouterr().out

@@ -74,6 +74,16 @@ rules:
       - 試煞: {支: $b}
 """, 8, "then uses $b"),
     "bad-valence": (GOOD_RULE.replace("reading: 試。", "reading: 試。\n    valence: 大吉"), 6, "valence '大吉'"),
+    "question-alias-clash": ("""\
+questions:
+  - id: t-q-a
+    name: 占甲
+    source: [{seed: 003_7b5b74542e0d6cf0.txt, para: 13, quote: 月將加正時，視日上所臨身。}]
+  - id: t-q-b
+    name: 占乙
+    aliases: [占丙, 占甲]
+    source: [{seed: 003_7b5b74542e0d6cf0.txt, para: 13, quote: 月將加正時，視日上所臨身。}]
+""", 7, "question alias '占甲' is itself the name of a question"),
 }
 
 

@@ -191,8 +191,8 @@ def _resolve(v, bindings, calc=None):
             out = vals[0]
             for x in vals[1:]:
                 out = out / x
-            if isinstance(out, float) and out.is_integer():
-                out = int(out)
+        if isinstance(out, float) and out.is_integer():
+            out = int(out)                  # 9 × 4 × 0.5 = 18, not 18.0
         if calc is not None:
             sym = CALC_OPS[op]
             calc.append((f"{sym}{vals[0]}" if op == "neg" else f" {sym} ".join(str(x) for x in vals)) + f" = {out}")

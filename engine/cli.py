@@ -20,7 +20,9 @@ class _Parser(argparse.ArgumentParser):
 
 def _cast_args(p):
     g = p.add_argument_group("the moment or the board")
-    g.add_argument("moment", nargs="?", help="ISO date-time (2026-11-30T14:05+08:00) or local '2026-11-30 14:05'; default: now")
+    g.add_argument("moment", nargs="*", metavar="MOMENT",
+                   help="ISO date-time (2026-11-30T14:05+08:00) or local 2026-11-30 14:05 (one or two words); "
+                        "default: now")
     g.add_argument("--tz", help="IANA zone for a local moment (default: this machine's zone)")
     g.add_argument("--day", help="explicit cast: the day 干支, e.g. 丁卯")
     g.add_argument("--jiang", help="explicit cast: 月將 branch, e.g. 亥")
@@ -51,8 +53,8 @@ def cast_kwargs(a):
         kw["night"] = True
     elif getattr(a, "daytime", False):
         kw["night"] = False
-    if getattr(a, "moment", None) is not None:
-        kw["moment"] = a.moment
+    if getattr(a, "moment", None):
+        kw["moment"] = " ".join(a.moment)      # a date and a time may come as two words
     return kw
 
 

@@ -51,6 +51,16 @@ def test_cast_moment_json(capsys):
     assert d["jieqi"] == "小雪" and d["yue_jiang"] == "寅" and d["zhan_shi"] == "申" and d["daytime"] is True
 
 
+def test_a_local_moment_in_two_words(capsys):
+    # `liuren cast 2026-11-30 14:05 --tz Asia/Shanghai` is the same moment as the ISO form
+    assert main(["cast", "2026-11-30", "14:05", "--tz", "Asia/Shanghai", "--json"]) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert main(["cast", "2026-11-30T14:05+08:00", "--json"]) == 0
+    assert two == json.loads(capsys.readouterr().out)
+    assert main(["cast", "2026-11-30", "14:05", "later"]) == 2
+    assert "'2026-11-30 14:05 later'" in capsys.readouterr().err
+
+
 def test_table(capsys):
     rc, out, _ = run(capsys, "table", "--day", "甲子")
     assert rc == 0 and len(out.strip().splitlines()) == 12

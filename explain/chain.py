@@ -79,9 +79,10 @@ def firing_step(g, node, final=False):
             "calc": d.get("calc") or [], "defeated": d.get("defeated", False)}
 
 
-def how(g, key, _depth=0):
-    """The chain for `key` (rule or row id) on the board of trace g, or None if it did not fire."""
-    targets = firing_nodes(g, key)
+def how(g, key, _depth=0, _targets=None):
+    """The chain for `key` (rule or row id) on the board of trace g, or None if it did not fire.
+    (_targets: only these firings of it, as for the firing that defeats a given judgment.)"""
+    targets = _targets or firing_nodes(g, key)
     if not targets:
         return None
     first = g.nodes[targets[0]]
@@ -99,13 +100,18 @@ def how(g, key, _depth=0):
     for a in aspects:
         symbols += [a["branch"], a["rides"]]
     imagery = {s: imagery_all[s] for s in dict.fromkeys(symbols) if s in imagery_all}
-    defeaters = []
+    # each defeat with its own chain: only the firings that defeat this judgment, not every
+    # firing of the defeating rule (a 總則 governs several names)
+    by_report = {}
     for n in targets:
         for p in g.predecessors(n):
-            if g.edges[p, n].get("role") == "defeats" and g.nodes[p]["report"] not in [d["rule"] for d in defeaters]:
-                sub = how(g, g.nodes[p]["report"], _depth + 1)
-                if sub:
-                    defeaters.append(sub)
+            if g.edges[p, n].get("role") == "defeats":
+                by_report.setdefault(g.nodes[p]["report"], []).append(p)
+    defeaters = []
+    for report, nodes in by_report.items():
+        sub = how(g, report, _depth + 1, list(dict.fromkeys(nodes)))
+        if sub:
+            defeaters.append(sub)
     return {"rule": key, "name": first["name"], "kind": first.get("rule_kind"), "fired": True,
             "instances": len(targets), "steps": steps, "reading": first.get("reading", ""),
             "valence": first.get("valence", ""), "aspects": aspects, "imagery": imagery,

@@ -185,3 +185,15 @@ def test_why_not_cites_book_and_volume(capsys):
     d = json.loads(capsys.readouterr().out)
     assert {(s["book"], s["volume"], s["para"]) for s in d["sources"]} == {
         ("六壬經緯", "卷3", 7), ("六壬經緯（日譯）", "卷3", 7)}
+
+
+def test_a_defeat_chain_shows_only_the_defeat_of_this_judgment():
+    # 丁卯日 亥加丑: 初傳 亥 rides 朱雀 and is void, so 「朱雀空勿實論」 defeats both 文書 and its palace
+    # reading 掩目 (朱雀 臨丑).  The chain of 掩目's defeat ends with the 總則 firing that names 掩目,
+    # and does not drag in the firing that defeats 文書.
+    c = how(judge({"day": "丁卯", "on": "亥加丑"}).graph, "j2c-wenshu-yanmu")
+    d = c["defeated_by"][0]
+    assert d["rule"] == "j2c-wenshu-kong"
+    finals = [s for s in d["steps"] if s["rule"] == "j2c-wenshu-kong"]
+    assert len(finals) == 1 and any("j2c-wenshu-yanmu" in p for p in finals[0]["produced"])
+    assert not any(s["rule"] == "j2c-wenshu" for s in d["steps"])

@@ -17,7 +17,7 @@ import multiprocessing as mp
 import os
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from engine.errors import InputError
 from engine.symbols import BRANCHES, JIAZI
@@ -27,7 +27,7 @@ OPPOSITE = {("吉", "凶"), ("凶", "吉")}
 
 
 # --------------------------------------------------------------------------- the space
-def board_space(months="all", daynight="both", options=None, days=60):
+def board_space(months="all", daynight="both", options=None, days=60, question=None):
     if not isinstance(days, int) or not 1 <= days <= 60:
         raise InputError(f"--days {days!r}: between 1 and 60")
     ms = MONTHS if months == "all" else _months(months)
@@ -41,8 +41,11 @@ def board_space(months="all", daynight="both", options=None, days=60):
         for off in range(12):
             for night in dn:
                 for m in ms:
-                    out.append(dict(options or {}, day=day, jiang=BRANCHES[off], hour="子", month=m,
-                                    night=night, year=2026, born=1960 + (i + off) % 60, sex="m" if off % 2 else "f"))
+                    b = dict(options or {}, day=day, jiang=BRANCHES[off], hour="子", month=m,
+                             night=night, year=2026, born=1960 + (i + off) % 60, sex="m" if off % 2 else "f")
+                    if question:
+                        b["question"] = question
+                    out.append(b)
     return out
 
 
@@ -230,6 +233,7 @@ def _declared(kb, a, b):
 
 def analyse(kb, boards, fired_at, pairs):
     n = len(boards)
+    asked = {b.get("question") for b in boards} - {None}
     ents = kb.entries
     judged = {e.id for e in ents.values() if e.kind in ("格", "神煞", "斷", "總則", "類相", "占驗")}
     checkable = [e for e in ents.values() if e.id in kb.rules or
@@ -268,7 +272,7 @@ def analyse(kb, boards, fired_at, pairs):
         for b, vb in items[i + 1:]:
             if va != vb and va & vb == va and not _related(kb, a, b):
                 subsumed.append({"narrow": a, "broad": b, "narrow_boards": ca, "broad_boards": bin(vb).count("1")})
-    return {"space": {"boards": n}, "never_fire": [_ref(ents, x) for x in never],
+    return {"space": {"boards": n}, "never_fire": [dict(_ref(ents, x), **_never_reason(kb, x, asked)) for x in never],
             "always_fire": [_ref(ents, x) for x in always], "conflicts": conflicts,
             "redundant": redundant, "subsumed": subsumed}
 
@@ -285,6 +289,40 @@ def _related(kb, a, b):
         if y in kb.rules and kb.rules[y].as_var and x in kb.rows:
             return True
     return False
+
+
+def _never_reason(kb, x, asked=()):
+    """Why an entry may not have fired in the space: declared unreachable (with the KB's reason),
+    gated on a question this audit did not ask (`--question` audits one), or nothing known — the
+    one to look at."""
+    from engine.compile import gating_questions
+    from explain.whynot import reporting_rule
+    e = kb.entries.get(x)
+    if e is None:
+        return {"reason": "unknown"}
+    un = e.meta.get("unreachable")
+    if un:
+        return {"reason": "unreachable", "note": un.get("why", "") if isinstance(un, dict) else str(un)}
+    rule, _ = reporting_rule(kb, x)
+    qs = set()
+    if rule is not None:
+        qs |= set(gating_questions(rule.when) or ())
+        if rule.meta.get("question"):
+            qs.add(rule.meta["question"])
+    for q in [e.meta.get("問")] + [d.get("問") for d in getattr(e, "data", None) or []]:
+        if isinstance(q, str):
+            qs.add(q)
+        elif isinstance(q, list):
+            qs |= {x for x in q if isinstance(x, str)}
+    if not qs and x in kb.rules and kb.rules[x].as_var:
+        # a family rule whose every row is asked under some question is itself question-only
+        rows = [r for r in kb.rows.values() if reporting_rule(kb, r.id)[0] is kb.rules[x]]
+        row_qs = [_never_reason(kb, r.id).get("questions") for r in rows]
+        if rows and all(row_qs):
+            qs = {q for r in row_qs for q in r}
+    if qs and not qs & set(asked):
+        return {"reason": "question", "questions": sorted(qs)}
+    return {"reason": "not seen"}
 
 
 def _ref(ents, x):
@@ -400,15 +438,20 @@ def source_disagreements(kb, fired_at):
 
 # --------------------------------------------------------------------------- command
 def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, progress=True, variants=True,
-          days=60, variant_space="sample"):
+          days=60, variant_space="sample", question=None):
     from engine.cast import check_options
     from engine.kbload import load_kb
     check_options(options or {})
     kb = load_kb(kb_dir)
-    boards = board_space(months, daynight, options, days)
+    if question is not None:
+        question = kb.question_aliases.get(question, question)
+        if question not in kb.questions:
+            raise InputError(f"--question {question!r}: not a question of this KB (liuren questions lists them)")
+    boards = board_space(months, daynight, options, days, question)
     fired_at, pairs = run_space(boards, kb_dir, None, procs, progress)
     rep = analyse(kb, boards, fired_at, pairs)
-    rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days})
+    rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
+                         "question": question})
     rep["variants"] = variant_effects(kb, kb_dir, procs, progress, days, variant_space != "full") if variants else []
     rep["space"]["variant_space"] = variant_space
     rep["source_disagreements"] = source_disagreements(kb, fired_at)
@@ -418,7 +461,21 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
 def markdown(rep):
     L = [f"# KB audit ({rep['space']['boards']} boards)", ""]
     L.append(f"## Rules that never fire ({len(rep['never_fire'])})")
-    L += [f"- `{x['id']}` {x['name']}" for x in rep["never_fire"]] + [""]
+    heads = {"not seen": "No reason known (look at these)", "question": "Only under a question this audit did not ask",
+             "unreachable": "Declared unreachable", "unknown": "Unknown entries"}
+    for reason in ("not seen", "question", "unreachable", "unknown"):
+        xs = [x for x in rep["never_fire"] if x.get("reason", "not seen") == reason]
+        if not xs:
+            continue
+        L += ["", f"### {heads[reason]} ({len(xs)})"]
+        for x in xs:
+            extra = ""
+            if reason == "question":
+                extra = f" — {'、'.join(x['questions'])}"
+            elif reason == "unreachable" and x.get("note"):
+                extra = f" — {x['note']}"
+            L.append(f"- `{x['id']}` {x['name']}{extra}")
+    L.append("")
     L.append(f"## Rules that fire on every board ({len(rep['always_fire'])})")
     L += [f"- `{x['id']}` {x['name']}" for x in rep["always_fire"]] + [""]
     for k in ("undeclared", "declared"):
@@ -454,7 +511,7 @@ def cmd_audit(a):
     if a.variants not in ("sample", "full"):
         raise InputError(f"--variants {a.variants!r}: sample or full")
     rep = audit(a.kb, a.months, a.daynight, opts, progress=not a.quiet, variants=not a.no_variants, days=a.days,
-                variant_space=a.variants)
+                variant_space=a.variants, question=a.question)
     if a.markdown:
         try:
             with open(a.markdown, "w", encoding="utf-8") as f:
@@ -465,7 +522,10 @@ def cmd_audit(a):
         print(json.dumps(rep, ensure_ascii=False, indent=1))
     else:
         c = rep["conflicts"]
-        print(f"boards: {rep['space']['boards']}; never fire: {len(rep['never_fire'])}; always fire: "
+        why = Counter(x.get("reason") for x in rep["never_fire"])
+        print(f"boards: {rep['space']['boards']}; never fire: {len(rep['never_fire'])} ({why['not seen']} with no "
+              f"reason known, {why['question']} under other questions, {why['unreachable']} declared unreachable); "
+              "always fire: "
               f"{len(rep['always_fire'])}; conflicts: {len(c['undeclared'])} undeclared, {len(c['declared'])} declared; "
               f"redundant groups: {len(rep['redundant'])}; subsumed pairs: {len(rep['subsumed'])}; variants: "
               f"{len(rep['variants'])}; source disagreements: {len(rep['source_disagreements'])}")
@@ -486,5 +546,6 @@ def add_command(sub):
     p.add_argument("--variants", default="sample", help="sample (default: one lesson of each day, 60 boards) or "
                                                        "full (the 720 lessons): where each variant's effect is measured")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--question", help="ask this question on every board (its procedure's rules are then audited)")
     p.add_argument("--kb", metavar="DIR", help="audit another knowledge-base folder")
     p.set_defaults(fn=cmd_audit)

@@ -44,6 +44,11 @@ tables:
     rows:
       - {支: [巳, 亥]}
 
+questions:
+  - id: t-q
+    name: 試問
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+
 rules:
   - id: t-good
     name: 吉象
@@ -92,6 +97,23 @@ rules:
     source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
     when:
       - 位: {位: 末傳, 支: 寅}
+  - id: t-asked
+    name: 問而後論
+    kind: 占驗
+    valence: 平
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 問: {問: 試問}
+      - 位: {位: 初傳, 支: $a}
+  - id: t-never
+    name: 不可能
+    kind: 格
+    valence: 平
+    unreachable: {why: 初傳不能既子又丑。}
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 初傳, 支: 子}
+      - 位: {位: 初傳, 支: 丑}
   - id: t-family
     name: 試表規
     kind: 格
@@ -120,6 +142,18 @@ def report(tiny):
 def test_planted_dead_rule(report):
     assert "t-dead" in {x["id"] for x in report["never_fire"]}
     assert "t-good" not in {x["id"] for x in report["never_fire"]}
+
+
+def test_never_fire_says_why(report, tiny):
+    # a rule nothing explains (look at it), one asked only under a question, one declared unreachable
+    why = {x["id"]: x for x in report["never_fire"]}
+    assert why["t-dead"]["reason"] == "not seen"
+    assert why["t-asked"]["reason"] == "question" and why["t-asked"]["questions"] == ["試問"]
+    assert why["t-never"]["reason"] == "unreachable" and why["t-never"]["note"] == "初傳不能既子又丑。"
+    # asking the question on every board audits its rules
+    asked = audit(str(tiny), months="1", daynight="day", progress=False, days=2, variants=False, question="試問")
+    assert asked["space"]["question"] == "試問"
+    assert "t-asked" not in {x["id"] for x in asked["never_fire"]}
 
 
 def test_planted_conflict_undeclared_and_declared(report):

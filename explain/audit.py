@@ -234,6 +234,8 @@ def _declared(kb, a, b):
 def analyse(kb, boards, fired_at, pairs):
     n = len(boards)
     asked = {b.get("question") for b in boards} - {None}
+    from engine.cast import OPTIONS
+    space_options = {k: boards[0][k] for k in OPTIONS if boards and k in boards[0]}
     ents = kb.entries
     judged = {e.id for e in ents.values() if e.kind in ("格", "神煞", "斷", "總則", "類相", "占驗")}
     checkable = [e for e in ents.values() if e.id in kb.rules or
@@ -272,7 +274,8 @@ def analyse(kb, boards, fired_at, pairs):
         for b, vb in items[i + 1:]:
             if va != vb and va & vb == va and not _related(kb, a, b):
                 subsumed.append({"narrow": a, "broad": b, "narrow_boards": ca, "broad_boards": bin(vb).count("1")})
-    return {"space": {"boards": n}, "never_fire": [dict(_ref(ents, x), **_never_reason(kb, x, asked)) for x in never],
+    return {"space": {"boards": n}, "never_fire": [dict(_ref(ents, x), **_never_reason(kb, x, asked, space_options))
+                                                    for x in never],
             "always_fire": [_ref(ents, x) for x in always], "conflicts": conflicts,
             "redundant": redundant, "subsumed": subsumed}
 
@@ -291,10 +294,11 @@ def _related(kb, a, b):
     return False
 
 
-def _never_reason(kb, x, asked=()):
+def _never_reason(kb, x, asked=(), options=None):
     """Why an entry may not have fired in the space: declared unreachable (with the KB's reason),
     gated on a question this audit did not ask (`--question` audits one), or nothing known — the
     one to look at."""
+    from engine.cast import OPTIONS
     from engine.compile import gating_questions
     from explain.whynot import reporting_rule
     e = kb.entries.get(x)
@@ -314,14 +318,33 @@ def _never_reason(kb, x, asked=()):
             qs.add(q)
         elif isinstance(q, list):
             qs |= {x for x in q if isinstance(x, str)}
+    if not qs:
+        # reported through a reading table whose rows name it and a question (卷中's 星煞 readings:
+        # {源: jz-tianyi, 類: 占病, 報: jz-tianyi}): question-only when every such row names one
+        rows = [d for t in kb.tables.values() for r in t.rows for d in (getattr(r, "data", None) or [])
+                if x in d.values()]
+        named = [{v for v in d.values() if isinstance(v, str) and v in kb.questions} for d in rows]
+        if rows and all(named):
+            qs = set().union(*named)
     if not qs and x in kb.rules and kb.rules[x].as_var:
         # a family rule whose every row is asked under some question is itself question-only
         rows = [r for r in kb.rows.values() if reporting_rule(kb, r.id)[0] is kb.rules[x]]
         row_qs = [_never_reason(kb, r.id).get("questions") for r in rows]
         if rows and all(row_qs):
             qs = {q for r in row_qs for q in r}
+    fires = [ex.get("board") or {} for ex in ((e.meta.get("examples") or {}).get("fires") or [])
+             if isinstance(ex, dict)]
+    if not qs and fires and all(b.get("question") for b in fires):
+        # gated through facts a question brings (類神 …): the KB's own example boards all ask one
+        qs = {b["question"] for b in fires}
     if qs and not qs & set(asked):
         return {"reason": "question", "questions": sorted(qs)}
+    for b in fires:
+        hour = b.get("hour") or (str(b.get("on", ""))[-1:] or None)
+        extra = sorted(k for k in b if k in OPTIONS and (options or {}).get(k) != b[k])
+        if (hour and hour != "子") or extra:
+            # this audit casts at 占時 子 with its own options: the rule fires on its example board
+            return {"reason": "outside the space", "example": b}
     return {"reason": "not seen"}
 
 
@@ -462,8 +485,9 @@ def markdown(rep):
     L = [f"# KB audit ({rep['space']['boards']} boards)", ""]
     L.append(f"## Rules that never fire ({len(rep['never_fire'])})")
     heads = {"not seen": "No reason known (look at these)", "question": "Only under a question this audit did not ask",
+             "outside the space": "Only on boards outside this space (another 占時 or option; its example board)",
              "unreachable": "Declared unreachable", "unknown": "Unknown entries"}
-    for reason in ("not seen", "question", "unreachable", "unknown"):
+    for reason in ("not seen", "question", "outside the space", "unreachable", "unknown"):
         xs = [x for x in rep["never_fire"] if x.get("reason", "not seen") == reason]
         if not xs:
             continue
@@ -474,6 +498,8 @@ def markdown(rep):
                 extra = f" — {'、'.join(x['questions'])}"
             elif reason == "unreachable" and x.get("note"):
                 extra = f" — {x['note']}"
+            elif reason == "outside the space":
+                extra = " — " + " ".join(f"{k}={v}" for k, v in x["example"].items())
             L.append(f"- `{x['id']}` {x['name']}{extra}")
     L.append("")
     L.append(f"## Rules that fire on every board ({len(rep['always_fire'])})")
@@ -524,7 +550,8 @@ def cmd_audit(a):
         c = rep["conflicts"]
         why = Counter(x.get("reason") for x in rep["never_fire"])
         print(f"boards: {rep['space']['boards']}; never fire: {len(rep['never_fire'])} ({why['not seen']} with no "
-              f"reason known, {why['question']} under other questions, {why['unreachable']} declared unreachable); "
+              f"reason known, {why['question']} under other questions, {why['outside the space']} outside the space, "
+              f"{why['unreachable']} declared unreachable); "
               "always fire: "
               f"{len(rep['always_fire'])}; conflicts: {len(c['undeclared'])} undeclared, {len(c['declared'])} declared; "
               f"redundant groups: {len(rep['redundant'])}; subsumed pairs: {len(rep['subsumed'])}; variants: "

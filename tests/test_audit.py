@@ -114,6 +114,17 @@ rules:
     when:
       - 位: {位: 初傳, 支: 子}
       - 位: {位: 初傳, 支: 丑}
+  - id: t-mao-hour
+    name: 卯時
+    kind: 格
+    valence: 平
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 占時, 支: 卯}
+    examples:
+      fires:
+        - board: {day: 甲子, on: 子加卯}
+          why: 占時卯。
   - id: t-family
     name: 試表規
     kind: 格
@@ -150,6 +161,8 @@ def test_never_fire_says_why(report, tiny):
     assert why["t-dead"]["reason"] == "not seen"
     assert why["t-asked"]["reason"] == "question" and why["t-asked"]["questions"] == ["試問"]
     assert why["t-never"]["reason"] == "unreachable" and why["t-never"]["note"] == "初傳不能既子又丑。"
+    # the audit casts at 占時 子: a rule for 占時 卯 is outside its space, shown with its example board
+    assert why["t-mao-hour"]["reason"] == "outside the space" and why["t-mao-hour"]["example"]["on"] == "子加卯"
     # asking the question on every board audits its rules
     asked = audit(str(tiny), months="1", daynight="day", progress=False, days=2, variants=False, question="試問")
     assert asked["space"]["question"] == "試問"

@@ -294,32 +294,46 @@ def cmd_kb_examples(a):
     from .judging import judge
     kb = kb_of(a)
     e = resolve_entry(kb, a.rule)
-    fires = silent = None
-    fire_why = silent_why = ""
-    n = 0
     extra = {}
     for w in a.with_ or []:
         if "=" not in w:
             raise InputError(f"--with {w!r}: write key=value, e.g. question=射覆 or guiren=甲羊")
         k, v = w.split("=", 1)
         extra[k.strip()] = v.strip()
-    for b in search_boards():
-        n += 1
-        b = {**b, **extra}
-        r = judge(dict(b, kb=a.kb))
-        got = e.id in r.fired_ids()
-        if got and fires is None:
-            fires = b
-            f = next(f for f in r.firings if e.id in (f.report, f.rule))
-            fire_why = "；".join(r.graph.nodes["fact:" + k]["text"] for k in f.premises
-                                if r.graph.nodes["fact:" + k]["origin"] != "table")
-        if not got and silent is None:
-            silent = b
-            t = r.board.transmissions
-            silent_why = f"{r.board.day}日 三傳{''.join(t.branches)}（{t.gate}）"
-        if fires and silent or n >= a.max:
-            break
-    print(f"# {e.id} {e.name}: searched {n} boards" + ("" if fires else "; never fired (unreachable?)")
+    def search(extra):
+        n, fires, silent, fire_why, silent_why = 0, None, None, "", ""
+        for b in search_boards():
+            n += 1
+            b = {**b, **extra}
+            r = judge(dict(b, kb=a.kb))
+            got = e.id in r.fired_ids()
+            if got and fires is None:
+                fires = b
+                f = next(f for f in r.firings if e.id in (f.report, f.rule))
+                fire_why = "；".join(r.graph.nodes["fact:" + k]["text"] for k in f.premises
+                                    if r.graph.nodes["fact:" + k]["origin"] != "table")
+            if not got and silent is None:
+                silent = b
+                t = r.board.transmissions
+                silent_why = f"{r.board.day}日 三傳{''.join(t.branches)}（{t.gate}）"
+            if fires and silent or n >= a.max:
+                break
+        return n, fires, silent, fire_why, silent_why
+
+    n, fires, silent, fire_why, silent_why = search(extra)
+    note = ""
+    if fires is None and "question" not in extra:
+        # a rule that only a question brings out: search again asking it (and say so)
+        from explain.audit import _never_reason
+        why = _never_reason(kb, e.id)
+        if why.get("reason") == "question":
+            q = why["questions"][0]
+            n2, fires, silent2, fire_why, silent_why2 = search({**extra, "question": q})
+            n += n2
+            if silent2:                 # silent under the same question: a board that tells
+                silent, silent_why = silent2, silent_why2
+            note = f"; it is asked under {'、'.join(why['questions'])}: searched again with question={q}"
+    print(f"# {e.id} {e.name}: searched {n} boards" + note + ("" if fires else "; never fired (unreachable?)")
           + ("" if silent else "; never silent (always?)"))
     print("examples:")
     for label, b in (("fires", fires), ("silent", silent)):

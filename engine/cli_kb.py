@@ -320,19 +320,16 @@ def cmd_kb_examples(a):
                 break
         return n, fires, silent, fire_why, silent_why
 
-    n, fires, silent, fire_why, silent_why = search(extra)
     note = ""
-    if fires is None and "question" not in extra:
-        # a rule that only a question brings out: search again asking it (and say so)
+    if "question" not in extra:
+        # a rule that only a question brings out (by its condition, its reading table or its
+        # examples): search asking that question, and say so
         from explain.audit import _never_reason
         why = _never_reason(kb, e.id)
         if why.get("reason") == "question":
-            q = why["questions"][0]
-            n2, fires, silent2, fire_why, silent_why2 = search({**extra, "question": q})
-            n += n2
-            if silent2:                 # silent under the same question: a board that tells
-                silent, silent_why = silent2, silent_why2
-            note = f"; it is asked under {'、'.join(why['questions'])}: searched again with question={q}"
+            extra = {**extra, "question": why["questions"][0]}
+            note = f"; it is asked under {'、'.join(why['questions'])}: searched with question={extra['question']}"
+    n, fires, silent, fire_why, silent_why = search(extra)
     print(f"# {e.id} {e.name}: searched {n} boards" + note + ("" if fires else "; never fired (unreachable?)")
           + ("" if silent else "; never silent (always?)"))
     print("examples:")

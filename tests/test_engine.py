@@ -264,10 +264,9 @@ def test_a_question_by_another_name(capsys):
 
 
 def test_kb_examples_asks_the_question_a_rule_needs(capsys):
-    # 狗叫日上見辰 only speaks when 占狗叫 is asked: the example finder, finding nothing on plain
-    # boards, says so and searches again asking it
+    # 狗叫日上見辰 only speaks when 占狗叫 is asked: the example finder asks it, and says so
     assert main(["kb", "examples", "yh-goujiao-chen", "--max", "60"]) == 0
     out = capsys.readouterr().out
-    assert "it is asked under 占狗叫: searched again with question=占狗叫" in out
+    assert "it is asked under 占狗叫: searched with question=占狗叫" in out
     fires = out.split("fires:", 1)[1].split("silent:", 1)[0]
     assert "question: 占狗叫" in fires and "never fired" not in out

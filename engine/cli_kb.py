@@ -324,8 +324,8 @@ def cmd_kb_examples(a):
     if "question" not in extra:
         # a rule that only a question brings out (by its condition, its reading table or its
         # examples): search asking that question, and say so
-        from explain.audit import _never_reason
-        why = _never_reason(kb, e.id)
+        from explain.audit import never_reason
+        why = never_reason(kb, e.id)
         if why.get("reason") == "question":
             extra = {**extra, "question": why["questions"][0]}
             note = f"; it is asked under {'、'.join(why['questions'])}: searched with question={extra['question']}"

@@ -274,7 +274,7 @@ def analyse(kb, boards, fired_at, pairs):
         for b, vb in items[i + 1:]:
             if va != vb and va & vb == va and not _related(kb, a, b):
                 subsumed.append({"narrow": a, "broad": b, "narrow_boards": ca, "broad_boards": bin(vb).count("1")})
-    return {"space": {"boards": n}, "never_fire": [dict(_ref(ents, x), **_never_reason(kb, x, asked, space_options))
+    return {"space": {"boards": n}, "never_fire": [dict(_ref(ents, x), **never_reason(kb, x, asked, space_options))
                                                     for x in never],
             "always_fire": [_ref(ents, x) for x in always], "conflicts": conflicts,
             "redundant": redundant, "subsumed": subsumed}
@@ -294,10 +294,12 @@ def _related(kb, a, b):
     return False
 
 
-def _never_reason(kb, x, asked=(), options=None):
-    """Why an entry may not have fired in the space: declared unreachable (with the KB's reason),
-    gated on a question this audit did not ask (`--question` audits one), or nothing known — the
-    one to look at."""
+def never_reason(kb, x, asked=(), options=None):
+    """Why an entry may not have fired in the space: declared unreachable (with the KB's reason);
+    gated on a question this audit did not ask (`--question` audits one) — by its condition, by
+    the rows of the table that reads it, by its family's rows, or (through facts a question
+    brings, such as 類神) by its own example boards all asking one; outside the space (its example
+    board has another 占時 or option); or nothing known — the ones to look at."""
     from engine.cast import OPTIONS
     from engine.compile import gating_questions
     from explain.whynot import reporting_rule
@@ -317,7 +319,7 @@ def _never_reason(kb, x, asked=(), options=None):
         if isinstance(q, str):
             qs.add(q)
         elif isinstance(q, list):
-            qs |= {x for x in q if isinstance(x, str)}
+            qs |= {v for v in q if isinstance(v, str)}
     if not qs:
         # reported through a reading table whose rows name it and a question (卷中's 星煞 readings:
         # {源: jz-tianyi, 類: 占病, 報: jz-tianyi}): question-only when every such row names one
@@ -329,7 +331,7 @@ def _never_reason(kb, x, asked=(), options=None):
     if not qs and x in kb.rules and kb.rules[x].as_var:
         # a family rule whose every row is asked under some question is itself question-only
         rows = [r for r in kb.rows.values() if reporting_rule(kb, r.id)[0] is kb.rules[x]]
-        row_qs = [_never_reason(kb, r.id).get("questions") for r in rows]
+        row_qs = [never_reason(kb, r.id).get("questions") for r in rows]
         if rows and all(row_qs):
             qs = {q for r in row_qs for q in r}
     fires = [ex.get("board") or {} for ex in ((e.meta.get("examples") or {}).get("fires") or [])

@@ -410,7 +410,8 @@ def _load_question(kb, path, item, err):
     for a in aliases:
         other = kb.question_aliases.get(a)
         if a == item["name"] or (other is not None and other != item["name"]):
-            return err(path, item.kline("aliases"), f"question alias {a!r} names another question too")
+            return err(path, item.kline("aliases"), f"question alias {a!r} is " + (
+                "the question's own name" if a == item["name"] else f"already an alias of {other}"))
         kb.question_aliases[a] = item["name"]
         kb.alias_lines[a] = (path, item.kline("aliases"))
     q = kb.questions.get(item["name"])

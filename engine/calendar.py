@@ -197,10 +197,6 @@ def year_ganzhi(year):
     raise InputError(f"--year {year!r}: give a year number (2026) or its 干支 (丙午)")
 
 
-def branch_index(b):
-    return BRANCHES.index(b)
-
-
 def xingnian(year_no, birth_year, sex, start, direction):
     """行年 干支 by 虛歲 age (1 at birth)."""
     age = year_no - birth_year + 1

@@ -488,7 +488,6 @@ def _make_matcher():
     on the literals and a fact never walks the chains of patterns it cannot match."""
     from itertools import chain
     from collections import Counter
-    from experta import OR  # noqa: F401
     from experta.fact import InitialFact
     from experta.matchers.rete import ReteMatcher
     from experta.matchers.rete.check import FactCapture, FeatureCheck, TypeCheck

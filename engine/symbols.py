@@ -31,11 +31,6 @@ def badd(b, n):
     return BRANCHES[(_B[b] + n) % 12]
 
 
-def bdiff(a, b):
-    """Steps forward from b to a (0..11)."""
-    return (_B[a] - _B[b]) % 12
-
-
 def is_stem(x):
     return isinstance(x, str) and len(x) == 1 and x in _S
 

@@ -410,14 +410,6 @@ def variant_effects(kb, kb_dir, procs, progress, days=60, sample=True):
     return out
 
 
-def _per_board(fired_at, n):
-    sets = [set() for _ in range(n)]
-    for e, idx in fired_at.items():
-        for i in idx:
-            sets[i].add(e)
-    return sets
-
-
 def source_disagreements(kb, fired_at):
     """Same-named entries (or tables) from different seeds: cells or boards where they differ."""
     by_name = defaultdict(list)

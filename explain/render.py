@@ -25,23 +25,44 @@ def _board_head(c):
     return f"{b.get('day')}日 月將{b.get('jiang')}加{b.get('hour')} 三傳{t}（{b.get('gate')}）"
 
 
+def _step_head(s):
+    return "起課" if s["step"] == "cast" else ("結論" if s["step"] == "conclusion" else "推得")
+
+
+def _step_details(s, dash):
+    """The lines under a step, the same in every format: what it matched (marked ·), what it
+    produced (⇒), its arithmetic (＝), its sources and its interpretation.  `dash` separates a
+    quote from its citation."""
+    for m in s["matched"]:
+        yield "· ", m
+    for p in s.get("produced") or []:
+        yield "", f"⇒ {p}"
+    for x in s.get("calc") or []:
+        yield "", f"＝ {x}"
+    for src in s["sources"]:
+        q = src.get("quote")
+        yield "", f"「{q}」{dash}{cite(src)}" if q else cite(src)
+    it = s.get("interpretation")
+    if it:
+        yield "", f"取義：{it.get('chosen', '')}（另說：{it.get('alternative', '')}）"
+
+
+def _condition(c):
+    facts = "、".join(c["facts"])
+    if c["held"]:
+        return f"✓ 要 {c['text']}" + (f"：{facts}" if facts else "")
+    return f"✗ 要 {c['text']}；" + (f"盤上最近者：{facts}" if facts else "盤上無此")
+
+
+def _imagery_line(sym, items):
+    return f"{sym}：" + "；".join(f"{x['門']} {x['象']}" for x in items[:8])
+
+
 def how_lines(c, indent=""):
     out = [f"{indent}{c['name']}（{c['rule']}）成立：{_board_head(c)}" if not indent else f"{indent}{c['name']}（{c['rule']}）"]
     for i, s in enumerate(c["steps"], 1):
-        head = "起課" if s["step"] == "cast" else ("結論" if s["step"] == "conclusion" else "推得")
-        out.append(f"{indent}{i}. 〔{head}〕{s['name']}（{s['rule']}）")
-        for m in s["matched"]:
-            out.append(f"{indent}     · {m}")
-        for p in s.get("produced") or []:
-            out.append(f"{indent}     ⇒ {p}")
-        for x in s.get("calc") or []:
-            out.append(f"{indent}     ＝ {x}")
-        for src in s["sources"]:
-            q = src.get("quote")
-            out.append(f"{indent}     「{q}」 {cite(src)}" if q else f"{indent}     {cite(src)}")
-        interp = s.get("interpretation")
-        if interp:
-            out.append(f"{indent}     取義：{interp.get('chosen', '')}（另說：{interp.get('alternative', '')}）")
+        out.append(f"{indent}{i}. 〔{_step_head(s)}〕{s['name']}（{s['rule']}）")
+        out += [f"{indent}     {mark}{text}" for mark, text in _step_details(s, " ")]
     out.append(f"{indent}斷：{c['reading']}" + (f"〔{c['valence']}〕" if c.get("valence") else ""))
     if c["aspects"]:
         out.append(f"{indent}視所乘何神、所屬何煞、所臨何煞：")
@@ -49,8 +70,7 @@ def how_lines(c, indent=""):
             out += [f"{indent}  " + x for x in _aspect_lines(a)]
     if c["imagery"]:
         out.append(f"{indent}類相：")
-        for sym, items in c["imagery"].items():
-            out.append(f"{indent}  {sym}：" + "；".join(f"{x['門']} {x['象']}" for x in items[:8]))
+        out += [f"{indent}  " + _imagery_line(sym, items) for sym, items in c["imagery"].items()]
     if c["defeated_by"]:
         out.append(f"{indent}※ 此名勿以實論，因：")
         for d in c["defeated_by"]:
@@ -62,13 +82,7 @@ def whynot_lines(w):
     out = [f"{w['name']}（{w['rule']}）未成立" + (f"（經 {w['family']}）" if w.get("family") else "")]
     for s in w.get("sources") or []:
         out.append(f"  「{s['quote']}」 {cite(s)}" if s.get("quote") else f"  {cite(s)}")
-    for c in w["conditions"]:
-        mark = "✓" if c["held"] else "✗"
-        facts = "、".join(c["facts"])
-        if c["held"]:
-            out.append(f"  {mark} 要 {c['text']}" + (f"：{facts}" if facts else ""))
-        else:
-            out.append(f"  {mark} 要 {c['text']}；" + (f"盤上最近者：{facts}" if facts else "盤上無此"))
+    out += ["  " + _condition(c) for c in w["conditions"]]
     if w.get("note"):
         out.append(f"  （{w['note']}）")
     return out
@@ -85,37 +99,21 @@ def to_markdown(report, level=3):
         for src in report.get("sources") or []:
             L.append(f"> 「{src['quote']}」 — {cite(src)}" if src.get("quote") else f"> {cite(src)}")
         L.append("")
-        for c in report["conditions"]:
-            facts = "、".join(c["facts"])
-            if c["held"]:
-                L.append(f"- ✓ 要 {c['text']}" + (f"：{facts}" if facts else ""))
-            else:
-                L.append(f"- ✗ 要 {c['text']}；" + (f"盤上最近者：{facts}" if facts else "盤上無此"))
+        L += ["- " + _condition(c) for c in report["conditions"]]
         if report.get("note"):
             L += ["", f"*{report['note']}*"]
         return "\n".join(L) + "\n"
     L = [f"{h} {report['name']}（`{report['rule']}`）成立", "", f"*{_board_head(report)}*", ""]
     for i, s in enumerate(report["steps"], 1):
-        head = "起課" if s["step"] == "cast" else ("結論" if s["step"] == "conclusion" else "推得")
-        L.append(f"{i}. **{s['name']}**（{head}，`{s['rule']}`）")
-        for m in s["matched"]:
-            L.append(f"   - {m}")
-        for p in s.get("produced") or []:
-            L.append(f"   - ⇒ {p}")
-        for x in s.get("calc") or []:
-            L.append(f"   - ＝ {x}")
-        for src in s["sources"]:
-            L.append(f"   - 「{src.get('quote', '')}」 — {cite(src)}")
-        if s.get("interpretation"):
-            it = s["interpretation"]
-            L.append(f"   - 取義：{it.get('chosen', '')}（另說：{it.get('alternative', '')}）")
+        L.append(f"{i}. **{s['name']}**（{_step_head(s)}，`{s['rule']}`）")
+        L += [f"   - {text}" for _, text in _step_details(s, " — ")]
     L += ["", f"**斷**：{report['reading']}" + (f"〔{report['valence']}〕" if report.get("valence") else "")]
     if report["aspects"]:
         L += ["", "**視所乘何神、所屬何煞、所臨何煞**", ""]
         L += [f"- {x}" for a in report["aspects"] for x in _aspect_lines(a)]
     if report["imagery"]:
         L += ["", "**類相**", ""]
-        L += [f"- {sym}：" + "；".join(f"{x['門']} {x['象']}" for x in items[:8]) for sym, items in report["imagery"].items()]
+        L += ["- " + _imagery_line(sym, items) for sym, items in report["imagery"].items()]
     if report["defeated_by"]:
         L += ["", "**此名勿以實論，因：**", ""]
         for d in report["defeated_by"]:

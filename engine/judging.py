@@ -117,7 +117,7 @@ class Recorder:
         inv = cr.__dict__.get("inv")
         if inv is None:
             inv = cr.inv = {py: name for name, py in cr.varmap.items() if "~" not in name}
-        bindings = {inv[k]: v for k, v in ctx.items() if k in inv}
+        bindings = dict(sorted((inv[k], v) for k, v in ctx.items() if k in inv))   # stable order in JSON
         premises = []
         seen = self._by_id
         for f in act.facts:

@@ -270,3 +270,16 @@ def test_kb_examples_asks_the_question_a_rule_needs(capsys):
     assert "it is asked under 占狗叫: searched with question=占狗叫" in out
     fires = out.split("fires:", 1)[1].split("silent:", 1)[0]
     assert "question: 占狗叫" in fires and "never fired" not in out
+
+
+def test_judge_json_is_the_same_in_every_process():
+    # set and dict orders vary with the hash seed; the printed result must not
+    import os
+    import subprocess
+    import sys
+    outs = set()
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        outs.add(subprocess.run([sys.executable, "-m", "engine", "judge", "--day", "丁卯", "--on", "亥加丑", "--json"],
+                                capture_output=True, check=True, env=env).stdout)
+    assert len(outs) == 1

@@ -54,12 +54,6 @@ def _check_variants(kb, variants):
             raise InputError(f"--variant {k}={v}: {k} has variants {', '.join(ids) or '(none)'}")
 
 
-def source_ref(s):
-    if s.get("seed"):
-        return f"《{s.get('book', '')}》{s.get('volume', '')} ¶{s['para']}"
-    return f"{s.get('book') or s.get('doc')}"
-
-
 def firing_line(f, result=None):
     where = []
     pos = [v for v in f.bindings.values() if v in POSITIONS and v != f.name]
@@ -71,7 +65,8 @@ def firing_line(f, result=None):
     line = f"  {head}　{f.reading}"
     if f.valence:
         line += f"〔{f.valence}〕"
-    refs = "；".join(dict.fromkeys(source_ref(s) for s in f.sources))
+    from .judging import cite
+    refs = "；".join(dict.fromkeys(cite(s) for s in f.sources))
     if refs:
         line += f"　{refs}"
     if f.defeated and result is not None:

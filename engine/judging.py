@@ -89,6 +89,13 @@ class Firing:
         return d
 
 
+def cite(s):
+    """A source as readers cite it: 《book》卷 ¶n for a seed paragraph, 《book》 for a document."""
+    if s.get("seed"):
+        return f"《{s.get('book', '')}》{s.get('volume', '')} ¶{s['para']}"
+    return f"《{s.get('book') or s.get('doc', '')}》"
+
+
 def _sources(kb, entry):
     """An entry's sources with book and volume (cached per KB and entry)."""
     cache = kb.__dict__.setdefault("_sources_cache", {})

@@ -4,13 +4,7 @@ from __future__ import annotations
 import html
 import json
 
-ASPECT_WORDS = ("所乘", "所屬", "所臨")
-
-
-def cite(s):
-    if s.get("seed"):
-        return f"《{s.get('book', '')}》{s.get('volume', '')} ¶{s['para']}"
-    return f"《{s.get('book') or s.get('doc', '')}》"
+from engine.judging import cite
 
 
 def _aspect_lines(a):

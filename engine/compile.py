@@ -34,15 +34,32 @@ _FACT_CLASSES = {}
 
 def fact_class(t):
     """One experta Fact subclass per fact type: the RETE network's first test is then the
-    type, and the bus can hand each fact straight to its type's sub-network (rete.route_bus)."""
+    type, and the bus can hand each fact straight to its type's sub-network (rete.route_bus).
+
+    Its instances hash by identity (experta's Fact hashes its content, in Python, on every set
+    and context operation of the network).  That is safe because working memory holds one
+    object per content: the FactList refuses a second fact equal to one it has."""
     cls = _FACT_CLASSES.get(t)
     if cls is None:
-        cls = _FACT_CLASSES[t] = type(f"Fact_{len(_FACT_CLASSES)}", (Fact,), {"fact_type": t})
+        cls = _FACT_CLASSES[t] = type(f"Fact_{len(_FACT_CLASSES)}", (Fact,),
+                                      {"fact_type": t, "__hash__": object.__hash__})
     return cls
 
 
+_Hashable = (str, int, float, bool, type(None))
+
+
 def make_fact(d):
-    return fact_class(d["t"])(**d)
+    """A Fact of d's type with d's fields.  Plain values (all a board or table ever has) skip
+    experta's per-field freeze(); anything else goes through Fact's own constructor."""
+    cls = fact_class(d["t"])
+    for v in d.values():
+        if type(v) not in _Hashable:
+            return cls(**d)
+    f = dict.__new__(cls)
+    dict.update(f, d)
+    f._Fact__defaults = {}
+    return f
 
 
 @dataclass
@@ -442,7 +459,31 @@ class BoardEngine(KnowledgeEngine):
         self.agenda = Agenda()
         self._inc = None                # nothing left for an incremental run to diff against
 
-    def run_board(self, board_facts, on_fire, on_unfire=None, incremental=False):
+    def assert_fact(self, d):
+        """Declare a plain fact dict: experta's FactList.declare (one fact per content, ids in
+        order, the change queued for the matcher) without its per-fact checks, which only
+        concern facts built from user classes (declared fields, conditional elements, nested
+        keys) and never apply to the engine's own facts.  Returns the Fact, or None when an
+        equal fact is already in working memory."""
+        cls = fact_class(d["t"])
+        try:
+            fid = frozenset([cls, *d.items()])
+        except TypeError:                       # an unhashable value: experta's own path
+            return self.declare(make_fact(d))
+        fl = self.facts
+        refs = fl.reference_counter
+        if fid in refs:
+            return None
+        f = make_fact(d)
+        idx = fl.last_index
+        dict.__setitem__(f, "__factid__", idx)
+        fl[idx] = f
+        fl.last_index = idx + 1
+        fl.added.append(f)
+        refs[fid] = 1
+        return f
+
+    def run_board(self, board_facts, on_fire, on_unfire=None, incremental=False, keep=True):
         """Declare the board's facts and run to quiescence.  on_fire(compiled, activation) records
         a firing and returns the fact dicts it asserts (or (record, facts): the record is what
         on_unfire gets back if the firing is undone).
@@ -454,12 +495,19 @@ class BoardEngine(KnowledgeEngine):
         present) it is undone: on_unfire(record) is told, and its conclusions that nothing else
         supports are retracted in turn.  The outcome equals a fresh run (tests/test_engine.py).
 
+        keep=False (judge(), which resets the network right after): no incremental run will
+        follow, so the support of each fact is not recorded.
+
         The cyclic garbage collector is paused meanwhile: a board allocates tens of thousands of
         short-lived tokens, and collections triggered by them cost more than the board."""
         self.running = True
         gc_on = gc.isenabled()
         gc.disable()
         try:
+            if not keep and not incremental:
+                self.reset_board()
+                self._run_plain(board_facts, on_fire)
+                return
             keyed = {_content(d): d for d in board_facts}
             state = getattr(self, "_inc", None)
             if not incremental or state is None:
@@ -472,7 +520,7 @@ class BoardEngine(KnowledgeEngine):
             for k in gone:
                 self._retract(state["board"].pop(k), state)
             for k in fresh:
-                f = self.declare(make_fact(keyed[k]))
+                f = self.assert_fact(keyed[k])
                 if f is not None:
                     state["board"][k] = f.__factid__
             firings = 0
@@ -493,10 +541,7 @@ class BoardEngine(KnowledgeEngine):
                 cr = act.rule._wrapped.compiled
                 counts[cr.id] = counts.get(cr.id, 0) + 1
                 if firings > self.limit:
-                    top = sorted(counts.items(), key=lambda kv: -kv[1])[:5]
-                    raise RunawayError(
-                        f"more than {self.limit} firings on one board: the KB loops; most fired: "
-                        + ", ".join(f"{k} ×{n}" for k, n in top))
+                    self._runaway(counts)
                 key = _act_key(act)
                 out = on_fire(cr, act)          # the facts to assert, or (record, facts)
                 record, new = out if isinstance(out, tuple) else (None, out)
@@ -505,7 +550,7 @@ class BoardEngine(KnowledgeEngine):
                     ck = _content(d)
                     idx = state["by_content"].get(ck)
                     if idx is None:
-                        f = self.declare(make_fact(d))
+                        f = self.assert_fact(d)
                         if f is None:          # identical to a board or table fact: nothing to support
                             continue
                         idx = state["by_content"][ck] = f.__factid__
@@ -516,6 +561,34 @@ class BoardEngine(KnowledgeEngine):
             self.running = False
             if gc_on:
                 gc.enable()
+
+    def _run_plain(self, board_facts, on_fire):
+        """run_board's loop when nothing is kept for an incremental run: declare, then fire the
+        agenda to quiescence, asserting what each firing concludes."""
+        for d in board_facts:
+            self.assert_fact(d)
+        firings = 0
+        counts = {}
+        agenda, strategy, limit = self.agenda, self.strategy, self.limit
+        while True:
+            added, removed = self.get_activations()
+            strategy.update_agenda(agenda, added, removed)
+            act = agenda.get_next()
+            if act is None:
+                break
+            firings += 1
+            cr = act.rule._wrapped.compiled
+            counts[cr.id] = counts.get(cr.id, 0) + 1
+            if firings > limit:
+                self._runaway(counts)
+            out = on_fire(cr, act)
+            for d in (out[1] if isinstance(out, tuple) else out) or ():
+                self.assert_fact(d)
+
+    def _runaway(self, counts):
+        top = sorted(counts.items(), key=lambda kv: -kv[1])[:5]
+        raise RunawayError(f"more than {self.limit} firings on one board: the KB loops; most fired: "
+                           + ", ".join(f"{k} ×{n}" for k, n in top))
 
     def _retract(self, idx, state):
         if idx in self.facts:

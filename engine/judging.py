@@ -124,11 +124,11 @@ class Recorder:
         inv = cr.__dict__.get("inv")
         if inv is None:
             inv = cr.inv = {py: name for name, py in cr.varmap.items() if "~" not in name}
-        bindings = dict(sorted((inv[k], v) for k, v in ctx.items() if k in inv))   # stable order in JSON
+        bindings = dict(sorted([(inv[k], v) for k, v in ctx.items() if k in inv]))   # stable order in JSON
         premises = []
         seen = self._by_id
         for f in act.facts:
-            fid = f.get("__factid__")
+            fid = f["__factid__"]
             key = seen.get(fid)
             if key is None:
                 d = {k: v for k, v in f.items() if k != "__factid__"}
@@ -139,35 +139,62 @@ class Recorder:
             premises.append(key)
         premises.sort()
         rule = cr.rule
-        report, entry = rule.id, rule
-        if rule.as_var:
-            report = bindings.get(rule.as_var)
-            entry = self.kb.rows.get(report) or self.kb.rules.get(report) or rule
-        new = []
+        report = bindings.get(rule.as_var) if rule.as_var else rule.id
+        meta = self._meta(cr, report)
         calc = []
-        for t, fields in cr.then:
-            new.append({"t": t, **{f: _resolve(v, bindings, calc) for f, v in fields.items()}})
-        kind = entry.kind if entry is not rule and entry.kind in JUDGMENT_KINDS else rule.kind
-        if kind in JUDGMENT_KINDS and (self.consumed is None or report in self.consumed):
-            new.append({"t": "判", "規": report, "名": entry.name, "類": kind})
+        new = [{"t": t, **{f: _resolve(v, bindings, calc) for f, v in fields.items()}} for t, fields in cr.then]
+        if meta.judged:
+            new.append(dict(meta.judged))
         conclusions = []
         n = len(self.firings)
+        facts, origin = self.facts, self.origin
         for d in new:
             key = fact_key(d)
-            self.facts.setdefault(key, d)
-            self.origin.setdefault(key, n)
+            facts.setdefault(key, d)
+            origin.setdefault(key, n)
             conclusions.append(key)
-        about = [_resolve(a, bindings) for a in rule.about] if rule.about else \
-            list(dict.fromkeys(v for k, v in bindings.items() if is_branch(v)))
+        if rule.about:
+            about = [a for a in (_resolve(a, bindings) for a in rule.about) if is_branch(a)]
+        else:
+            about = list(dict.fromkeys(v for v in bindings.values() if is_branch(v)))
         self.firings.append(Firing(
-            n=n, rule=rule.id, report=report, name=entry.name, kind=kind,
-            reading=entry.reading or rule.reading, valence=entry.valence or rule.valence,
-            bindings=bindings, premises=premises, conclusions=conclusions,
-            sources=_sources(self.kb, entry) or _sources(self.kb, rule), variant=cr.variant, calc=calc,
-            about=[a for a in about if is_branch(a)], internal=cr.internal,
-            interpretation=entry.interpretation or _table_meta(self.kb, entry, "interpretation")
-            or rule.interpretation))
+            n, rule.id, report, meta.name, meta.kind, meta.reading, meta.valence, bindings, premises,
+            conclusions, meta.sources, cr.variant, about, [], [], meta.interpretation, calc, cr.internal))
         return new
+
+    def _meta(self, cr, report):
+        """What a firing of cr reporting `report` says that does not depend on the board (its
+        name, kind, reading, valence, sources, interpretation, and the 判 fact it asserts):
+        worked out once per (rule, report)."""
+        cache = self.kb.__dict__.setdefault("_firing_meta", {})
+        key = (cr.index, cr.variant, report, self.consumed)
+        m = cache.get(key)
+        if m is None:
+            rule, entry = cr.rule, cr.rule
+            if rule.as_var:
+                entry = self.kb.rows.get(report) or self.kb.rules.get(report) or rule
+            kind = entry.kind if entry is not rule and entry.kind in JUDGMENT_KINDS else rule.kind
+            judged = None
+            if kind in JUDGMENT_KINDS and (self.consumed is None or report in self.consumed):
+                judged = {"t": "判", "規": report, "名": entry.name, "類": kind}
+            m = cache[key] = _Meta(
+                name=entry.name, kind=kind, reading=entry.reading or rule.reading,
+                valence=entry.valence or rule.valence,
+                sources=_sources(self.kb, entry) or _sources(self.kb, rule),
+                interpretation=entry.interpretation or _table_meta(self.kb, entry, "interpretation")
+                or rule.interpretation, judged=judged)
+        return m
+
+
+@dataclass
+class _Meta:
+    name: str
+    kind: str
+    reading: str
+    valence: str
+    sources: list
+    interpretation: dict | None
+    judged: dict | None
 
 
 def _table_meta(kb, entry, key):
@@ -448,7 +475,7 @@ def judge(x, *, kb=None, variants=None, question=None):
     gc_on = gc.isenabled()
     gc.disable()
     try:
-        eng.run_board(board_facts(board, question), rec.on_fire)
+        eng.run_board(board_facts(board, question), rec.on_fire, keep=False)
         wm = eng.board_facts_now()
         eng.reset_board()
     finally:

@@ -405,8 +405,10 @@ class BoardEngine(KnowledgeEngine):
     __strategy__ = _Depth
     compiled: list = []
     limit = 20000
+    _fids: dict = None
 
     def load_static(self, static, indexed=True):
+        self._fids = {}                     # board fact index -> its FactList id (content key)
         self.reset()
         self.running = True
         if indexed:
@@ -445,14 +447,17 @@ class BoardEngine(KnowledgeEngine):
         right after the tables were loaded (the previous board and all it derived are gone)."""
         fl = self.facts
         refs = fl.reference_counter
+        fids = self._fids
         while fl:
             idx = next(reversed(fl))
             if idx < self.baseline:
                 break
-            fid = FactList._get_fact_id(fl.pop(idx))
+            fact = fl.pop(idx)
+            fid = fids.get(idx) or FactList._get_fact_id(fact)
             refs[fid] -= 1
             if refs[fid] <= 0:
                 del refs[fid]
+        fids.clear()
         fl.last_index = self.baseline
         fl.added, fl.removed = [], []
         restore(self._snapshot)
@@ -481,6 +486,7 @@ class BoardEngine(KnowledgeEngine):
         fl.last_index = idx + 1
         fl.added.append(f)
         refs[fid] = 1
+        self._fids[idx] = fid               # for reset_board
         return f
 
     def run_board(self, board_facts, on_fire, on_unfire=None, incremental=False, keep=True):

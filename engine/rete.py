@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import operator
 
+from experta.activation import Activation
 from experta.matchers.rete.check import FactCapture, TypeCheck
 from experta.matchers.rete.nodes import OrdinaryMatchNode
 from experta.matchers.rete.token import Token
@@ -454,13 +455,33 @@ def dirty_conflict_sets(matcher):
     itself when a token reaches it, and `changes` asks only the marked ones."""
     from experta.matchers.rete.nodes import ConflictSetNode
     dirty = []
+    valid = Token.TagType.VALID
     for node in _nodes(matcher.root_node):
         if isinstance(node, ConflictSetNode):
-            original = node._activate
-
-            def _activate(token, node=node, original=original):
+            def _activate(token, node=node):
+                # experta's ConflictSetNode._activate, the same memory and the same activations,
+                # with each activation's hash worked out once (experta's Activation hashes its
+                # facts and context again on every set operation)
                 dirty.append(node)
-                return original(token)
+                data = frozenset(token.data)
+                items = token.context.items()
+                info = (data, frozenset(items))
+                context = {k: v for k, v in items if type(k) is str}
+                activation = _Activation(node.rule, data, context,
+                                         hash((node.rule, data, frozenset(context.items()))))
+                if token.tag is valid:
+                    if info not in node.memory:
+                        node.memory.add(info)
+                        if activation in node.removed:
+                            node.removed.remove(activation)
+                        else:
+                            node.added.add(activation)
+                elif info in node.memory:
+                    node.memory.remove(info)
+                    if activation in node.added:
+                        node.added.remove(activation)
+                    else:
+                        node.removed.add(activation)
             node._activate = _activate
 
     def changes(adding=None, deleting=None):
@@ -479,6 +500,20 @@ def dirty_conflict_sets(matcher):
         return added, removed
 
     matcher.changes = changes
+
+
+class _Activation(Activation):
+    """experta's Activation with its hash given at creation."""
+
+    def __init__(self, rule, facts, context, h):
+        self.rule = rule
+        self.facts = facts
+        self.key = None
+        self.context = context
+        self._h = h
+
+    def __hash__(self):
+        return self._h
 
 
 # --------------------------------------------------------------------------- alpha order

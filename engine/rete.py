@@ -30,7 +30,10 @@ from experta.matchers.rete.token import Token
 def fast_tokens():
     """Token(tag, data, context) without re-validating every fact on each copy; alpha tests
     without the per-test debug logging (experta formats a log call for every test of every
-    fact, even with logging off)."""
+    fact, even with logging off).  The tokens the indexed network makes (route_bus,
+    IndexedMatchNode) carry their facts as a tuple rather than a set: cheaper to build by
+    concatenation and to free; whatever needs a set (conflict sets, NotNode memories) makes a
+    frozenset of it, as experta does anyway."""
     if getattr(Token, "_liuren_fast", False):
         return
     from experta.fact import Fact
@@ -60,8 +63,13 @@ def fast_tokens():
             return self.check(record, self.expected)
         return original_call(self, data, is_fact)
 
+    def copy(self):
+        data = self.data
+        return tuple.__new__(type(self), (self.tag, data if type(data) is tuple else set(data), self.context.copy()))
+
     Token.__new__ = __new__
     Token.is_valid = is_valid
+    Token.copy = copy
     FeatureCheck.__call__ = feature_call
     Token._liuren_fast = True
 
@@ -165,7 +173,7 @@ def route_bus(root):
                         break
                     ctx.update(m)
             else:
-                token = Token(tag, fact, ctx)
+                token = tuple.__new__(Token, (tag, (fact,), ctx))
                 for cb in outs:
                     cb(token)
 
@@ -206,6 +214,9 @@ def _literal_check(m):
     if not isinstance(what, str) or "__" in what or expected.__bind__ is not None:
         return None
     return what, expected.value
+
+
+VALID = Token.TagType.VALID
 
 
 class IndexedMatchNode(OrdinaryMatchNode):
@@ -264,7 +275,10 @@ class IndexedMatchNode(OrdinaryMatchNode):
             self.right_keys = self._keys(ctx)
         if self.join is None and self.left_keys is not None and self.right_keys is not None:
             self._build()
-        valid = token.is_valid()
+        valid = token.tag is VALID
+        data = token.data
+        if type(data) is not tuple:      # a token remade by a NotNode carries a frozenset
+            data = tuple(data)
         # negated bindings (from ~$x) need experta's full context check; a side's tokens all have
         # the same kind of context, so look once per side
         if is_left:
@@ -275,7 +289,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
             neg = self.__dict__.get("right_neg")
             if neg is None:
                 neg = self.right_neg = any(type(k) is tuple for k in ctx)
-        entry = (token.data, ctx, neg)
+        entry = (data, ctx, neg)
         if self.join is None:
             if self.loading:
                 mem = self.s_left if is_left else self.s_right
@@ -299,7 +313,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
             others = (self.s_ridx.get(key, ()), self.b_ridx.get(key, ()))
         else:
             others = (self.s_lidx.get(key, ()), self.b_lidx.get(key, ()))
-        tag, data, children = token.tag, token.data, self.children
+        tag, children = token.tag, self.children
         for bucket in others:
             for other_data, other_context, other_neg in bucket:
                 # the bucket already agrees on every shared variable; only negated bindings
@@ -314,8 +328,10 @@ class IndexedMatchNode(OrdinaryMatchNode):
                             newcontext[k] = v
                 else:                   # no negated bindings on either side: a plain merge
                     newcontext = {**ctx, **other_context}
-                # a fresh set of facts and a fresh context: build the token without copying
-                newtoken = tuple.__new__(Token, (tag, data | other_data, newcontext))
+                # a fresh tuple of facts (left side first) and a fresh context: build the token
+                # without copying
+                newtoken = tuple.__new__(Token, (tag, data + other_data if is_left else other_data + data,
+                                                 newcontext))
                 for child in children:
                     child.callback(newtoken)
 
@@ -327,9 +343,11 @@ class IndexedMatchNode(OrdinaryMatchNode):
 
 
 def _remove(mem, entry):
-    data, ctx = entry[0], entry[1]
+    """Drop the stored entry an INVALID token withdraws (its facts compared as a set: a token
+    remade by a NotNode lists them in another order)."""
+    data, ctx = frozenset(entry[0]), entry[1]
     for i, e in enumerate(mem):
-        if e[0] == data and e[1] == ctx:
+        if e[1] == ctx and frozenset(e[0]) == data:
             del mem[i]
             return
 

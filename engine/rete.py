@@ -20,6 +20,7 @@ only ever puts experta Facts into tokens.
 from __future__ import annotations
 
 import operator
+from functools import partial
 
 from experta.activation import Activation
 from experta.matchers.rete.check import FactCapture, TypeCheck
@@ -119,73 +120,164 @@ def route_bus(root):
                 free.append((_ops(checks), outs))
             else:
                 keyed.setdefault(lit[0], {}).setdefault(lit[1], []).append((_ops(checks[1:]), outs))
-        table[ftype] = (keyed, free)
-
-    missing = object()
+        table[ftype] = _compile_type(ftype, keyed, free)
 
     def run(fact, tag):
-        entry = table.get(type(fact))
-        if entry is None:
+        fn = table.get(type(fact))
+        if fn is None:
             token = Token(tag, fact)
             for child in other:
                 child.callback(token)
             return
-        keyed, free = entry
-        candidates = free
-        for field, values in keyed.items():
-            hit = values.get(fact.get(field, missing))
-            if hit:
-                candidates = candidates + hit
-        for ops, outs in candidates:
-            ctx = {}
-            for kind, what, arg in ops:
-                if kind == 0:                       # field == literal
-                    if fact.get(what, missing) != arg:
-                        break
-                    continue
-                if kind == 1:                       # bind a variable to the field's value
-                    v = fact.get(what, missing)
-                    if v is missing or ctx.get(arg, v) != v or ctx.get((False, arg), missing) == v:
-                        break
-                    ctx[arg] = v
-                    continue
-                if kind == 3:                       # capture the fact itself (FactCapture)
-                    if ctx.get(arg, fact) != fact:
-                        break
-                    ctx[arg] = fact
-                    continue
-                m = arg(fact)                       # any other experta test, as experta runs it
-                if not m:
-                    break
-                if isinstance(m, Mapping):
-                    bad = False
-                    for key, value in m.items():
-                        if isinstance(key, tuple):
-                            if key[1] in ctx and ctx[key[1]] == value:
-                                bad = True
-                                break
-                        else:
-                            if ctx.get(key, value) != value or \
-                                    ((False, key) in ctx and ctx[(False, key)] == value):
-                                bad = True
-                                break
-                    if bad:
-                        break
-                    ctx.update(m)
-            else:
-                token = tuple.__new__(Token, (tag, (fact,), ctx))
-                for cb in outs:
-                    cb(token)
+        fn(fact, tag)
 
     valid, invalid = Token.TagType.VALID, Token.TagType.INVALID
     root.add = lambda fact: run(fact, valid)
     root.remove = lambda fact: run(fact, invalid)
 
 
+_MISSING = object()
+
+
+def _run_path(ops, outs, fact, tag):
+    """One flattened alpha path, interpreted: its tests in order, then a token to its outputs.
+    (The compiled code of _compile_type does the same inline for paths of plain tests.)"""
+    from collections.abc import Mapping
+    missing = _MISSING
+    ctx = {}
+    for kind, what, arg in ops:
+        if kind == 0:                       # field == literal
+            if fact.get(what, missing) != arg:
+                return
+            continue
+        if kind == 1:                       # bind a variable to the field's value
+            v = fact.get(what, missing)
+            if v is missing or ctx.get(arg, v) != v or ctx.get((False, arg), missing) == v:
+                return
+            ctx[arg] = v
+            continue
+        if kind == 3:                       # capture the fact itself (FactCapture)
+            if ctx.get(arg, fact) != fact:
+                return
+            ctx[arg] = fact
+            continue
+        if kind == 4:                       # P(fn)
+            v = fact.get(what, missing)
+            if v is missing or not arg(v):
+                return
+            continue
+        if kind == 5:                       # ~L(literal)
+            v = fact.get(what, missing)
+            if v is missing or v == arg:
+                return
+            continue
+        m = arg(fact)                       # any other experta test, as experta runs it
+        if not m:
+            return
+        if isinstance(m, Mapping):
+            for key, value in m.items():
+                if isinstance(key, tuple):
+                    if key[1] in ctx and ctx[key[1]] == value:
+                        return
+                elif ctx.get(key, value) != value or ((False, key) in ctx and ctx[(False, key)] == value):
+                    return
+            ctx.update(m)
+    token = tuple.__new__(Token, (tag, (fact,), ctx))
+    for cb in outs:
+        cb(token)
+
+
+def _compile_type(ftype, keyed, free):
+    """The alpha network of one fact type as one generated Python function f(fact, tag).
+
+    It reads each field the paths test once, then runs the paths in the order experta's tree
+    would hand them the fact: the paths without a leading literal first, then those keyed on a
+    literal (field == value), looked up in a dict by the fact's value.  A path of plain tests
+    (literal equality or inequality, predicate, variable binding, fact capture) is inlined as
+    one `if`; a path with any other experta test is run by _run_path."""
+    env = {"M": _MISSING, "T": Token, "new": tuple.__new__, "run_path": _run_path}
+    counter = [0]
+
+    def const(v, prefix):
+        counter[0] += 1
+        name = f"{prefix}{counter[0]}"
+        env[name] = v
+        return name
+
+    def body(paths, fields, indent):
+        lines = []
+        for ops, outs in paths:
+            if any(kind == 2 for kind, _, _ in ops):
+                lines.append(f"{indent}run_path({const(ops, 'O')}, {const(outs, 'C')}, fact, tag)")
+                continue
+            conds, items, bound = [], [], {}
+            for kind, what, arg in ops:
+                if kind == 0:
+                    conds.append(f"{fields[what]} == {const(arg, 'L')}")
+                elif kind == 4:
+                    conds.append(f"{fields[what]} is not M and {const(arg, 'P')}({fields[what]})")
+                elif kind == 5:
+                    conds.append(f"{fields[what]} is not M and {fields[what]} != {const(arg, 'L')}")
+                elif kind == 1:
+                    v = fields[what]
+                    conds.append(f"{v} is not M")
+                    if arg in bound:
+                        conds.append(f"{v} == {bound[arg]}")
+                    else:
+                        bound[arg] = v
+                        items.append(f"{arg!r}: {v}")
+                else:                           # kind 3
+                    if arg in bound:
+                        conds.append(f"{bound[arg]} == fact")
+                    else:
+                        bound[arg] = "fact"
+                        items.append(f"{arg!r}: fact")
+            pad = indent
+            if conds:
+                lines.append(f"{indent}if {' and '.join(dict.fromkeys(conds))}:")
+                pad = indent + "    "
+            lines.append(f"{pad}token = new(T, (tag, (fact,), {{{', '.join(items)}}}))")
+            for cb in outs:
+                lines.append(f"{pad}{const(cb, 'C')}(token)")
+        return lines
+
+    def fields_of(paths):
+        return {what for ops, _ in paths for kind, what, _ in ops if kind in (0, 1, 4, 5)}
+
+    names = {}
+    allfields = fields_of(free) | {f for groups in keyed.values() for ps in groups.values() for f in fields_of(ps)}
+    allfields |= set(keyed)
+    for f in sorted(allfields, key=str):
+        names[f] = f"f{len(names)}"
+    head = [f"    {names[f]} = get({f!r}, M)" for f in sorted(allfields, key=str)]
+    src = ["def alpha(fact, tag):", "    get = fact.get"] + head + body(free, names, "    ")
+    for field, groups in keyed.items():
+        table = {}
+        for value, paths in groups.items():
+            sub = [f"def alpha_{len(env)}(fact, tag):", "    get = fact.get"]
+            used = sorted(fields_of(paths), key=str)
+            sub += [f"    {names[f]} = get({f!r}, M)" for f in used]
+            sub += body(paths, names, "    ") or ["    pass"]
+            table[value] = _define("\n".join(sub), env)
+        src.append(f"    fn = {const(table, 'K')}.get({names[field]})")
+        src.append("    if fn is not None:")
+        src.append("        fn(fact, tag)")
+    return _define("\n".join(src), env, name="alpha")
+
+
+def _define(src, env, name=None):
+    """The function a generated source defines (named `name`, or its first def)."""
+    name = name or src.split("(", 1)[0][4:]
+    code = compile(src, f"<alpha network: {name}>", "exec")
+    exec(code, env)
+    return env[name]
+
+
 def _ops(checks):
     """A path's tests as (kind, field, arg): 0 literal equality, 1 plain variable binding,
-    3 capture of the fact itself, 2 any other test (called as experta would).  Bindings of a
-    negated variable stay kind 2."""
+    3 capture of the fact itself, 4 a predicate P(fn) without binding, 5 inequality to a
+    literal (~L), 2 any other test (called as experta would).  Bindings of a negated variable
+    stay kind 2.  A test of a field the fact lacks fails, as in experta."""
     out = []
     for m in checks:
         lit = _literal_check(m)
@@ -201,6 +293,16 @@ def _ops(checks):
         if isinstance(m, FactCapture):
             out.append((3, None, m.bind))
             continue
+        plain = isinstance(what, str) and "__" not in what
+        name = getattr(check, "__name__", "")
+        if plain and name == "match_predicate" and m.expected.__bind__ is None:
+            out.append((4, what, m.expected.match))       # P(fn): fn(value) holds
+            continue
+        if plain and name == "not_equal":
+            lit = _literal_check(m.expected)
+            if lit is not None and lit[0] == what:
+                out.append((5, what, lit[1]))              # ~L(v): value != v
+                continue
         out.append((2, None, m))
     return tuple(out)
 
@@ -261,7 +363,10 @@ class IndexedMatchNode(OrdinaryMatchNode):
             self.b_ridx.setdefault(get(entry[1]), []).append(entry)
         self.b_left, self.b_right = [], []
 
-    def _activation(self, token, is_left):
+    def _activation(self, is_left, token):
+        if self.join is not None and not self.loading:
+            self._board_activation(is_left, token)
+            return
         if not self.__dict__.get("_touched"):
             self._touched = True
             touched = self.__dict__.get("_touch_list")
@@ -335,11 +440,56 @@ class IndexedMatchNode(OrdinaryMatchNode):
                 for child in children:
                     child.callback(newtoken)
 
+    def _board_activation(self, is_left, token):
+        """_activation once the node is settled (both sides seen, tables loaded): the same
+        steps without the set-up checks."""
+        if not self._touched:
+            self._touched = True
+            self._touch_list.append(self)
+        ctx = token.context
+        data = token.data
+        if type(data) is not tuple:
+            data = tuple(data)
+        key = self._get(ctx)
+        if is_left:
+            neg, own, s_other, b_other = self.left_neg, self.b_lidx, self.s_ridx, self.b_ridx
+        else:
+            neg, own, s_other, b_other = self.right_neg, self.b_ridx, self.s_lidx, self.b_lidx
+        entry = (data, ctx, neg)
+        tag = token.tag
+        if tag is VALID:
+            bucket = own.get(key)
+            if bucket is None:
+                own[key] = [entry]
+            else:
+                bucket.append(entry)
+        else:
+            _remove(own.get(key, []), entry)
+        children = self.children
+        for bucket in (s_other.get(key), b_other.get(key)):
+            if not bucket:
+                continue
+            for other_data, other_context, other_neg in bucket:
+                if neg or other_neg:
+                    left, right = (ctx, other_context) if is_left else (other_context, ctx)
+                    if not self.matcher(left, right):
+                        continue
+                    newcontext = {k: v for k, v in ctx.items() if isinstance(k, str)}
+                    for k, v in other_context.items():
+                        if not isinstance(k, tuple):
+                            newcontext[k] = v
+                else:
+                    newcontext = {**ctx, **other_context}
+                newtoken = tuple.__new__(Token, (tag, data + other_data if is_left else other_data + data,
+                                                 newcontext))
+                for child in children:
+                    child.callback(newtoken)
+
     def _activate_left(self, token):
-        self._activation(token, True)
+        self._activation(True, token)
 
     def _activate_right(self, token):
-        self._activation(token, False)
+        self._activation(False, token)
 
 
 def _remove(mem, entry):
@@ -376,9 +526,9 @@ def index_joins(root):
             if type(child.node) is IndexedMatchNode:
                 fn = getattr(child.callback, "__func__", None)
                 if fn is TwoInputNode.activate_left:
-                    node.children[i] = ChildNode(child.node, child.node._activate_left)
+                    node.children[i] = ChildNode(child.node, partial(IndexedMatchNode._activation, child.node, True))
                 elif fn is TwoInputNode.activate_right:
-                    node.children[i] = ChildNode(child.node, child.node._activate_right)
+                    node.children[i] = ChildNode(child.node, partial(IndexedMatchNode._activation, child.node, False))
     return n
 
 

@@ -40,8 +40,23 @@ def engine_for(kb_dir=None, variants=None, question=None):
     return _engine(str(kb_dir) if kb_dir else None, tuple(sorted((variants or {}).items())), question)
 
 
+_KEYS = {}
+
+
 def fact_key(d):
-    return d["t"] + "|" + "|".join(f"{k}={d[k]}" for k in sorted(d) if k != "t")
+    """A fact's key in the trace: type|field=value|… (fields sorted).  Remembered by content
+    (facts recur from board to board)."""
+    for v in d.values():
+        if type(v) is not str:               # 1, 1.0 and True are one dict key: not cached
+            return d["t"] + "|" + "|".join(f"{k}={d[k]}" for k in sorted(d) if k != "t")
+    c = tuple(d.items())
+    key = _KEYS.get(c)
+    if key is not None:
+        return key
+    if len(_KEYS) > 200_000:
+        _KEYS.clear()
+    key = _KEYS[c] = d["t"] + "|" + "|".join(f"{k}={d[k]}" for k in sorted(d) if k != "t")
+    return key
 
 
 @dataclass
@@ -111,9 +126,12 @@ def _sources(kb, entry):
 class Recorder:
     """Collects firings while the engine runs (BoardEngine.run_board calls on_fire)."""
 
-    def __init__(self, kb, consumed=None):
+    def __init__(self, kb, consumed=None, engine=None):
         self.kb = kb
         self.consumed = consumed            # ids whose 判 some rule reads (None: all)
+        # the table facts stay in the engine from board to board: their keys are kept there
+        self._static = engine.__dict__.setdefault("_static_keys", {}) if engine is not None else {}
+        self._baseline = engine.baseline if engine is not None else -1
         self.firings: list[Firing] = []
         self.facts: dict[str, dict] = {}       # key -> fact dict (premises and conclusions)
         self.origin: dict[str, int] = {}       # derived fact key -> first firing that asserted it
@@ -121,20 +139,26 @@ class Recorder:
 
     def on_fire(self, cr, act):
         ctx = act.context
-        inv = cr.__dict__.get("inv")
-        if inv is None:
-            inv = cr.inv = {py: name for name, py in cr.varmap.items() if "~" not in name}
-        bindings = dict(sorted([(inv[k], v) for k, v in ctx.items() if k in inv]))   # stable order in JSON
+        order = cr.__dict__.get("order")
+        if order is None:                   # the rule's variables by name: a stable order in JSON
+            order = cr.order = sorted(((name, py) for name, py in cr.varmap.items() if "~" not in name))
+        bindings = {name: ctx[py] for name, py in order if py in ctx}
         premises = []
-        seen = self._by_id
+        seen, static, baseline = self._by_id, self._static, self._baseline
         for f in act.facts:
             fid = f["__factid__"]
             key = seen.get(fid)
             if key is None:
-                d = {k: v for k, v in f.items() if k != "__factid__"}
-                if "t" not in d:
-                    continue                   # experta's InitialFact
-                key = seen[fid] = fact_key(d)
+                if fid < baseline and fid in static:
+                    key, d = static[fid]
+                else:
+                    d = {k: v for k, v in f.items() if k != "__factid__"}
+                    if "t" not in d:
+                        continue                   # experta's InitialFact
+                    key = fact_key(d)
+                    if fid < baseline:
+                        static[fid] = (key, d)
+                seen[fid] = key
                 self.facts.setdefault(key, d)
             premises.append(key)
         premises.sort()
@@ -468,7 +492,7 @@ def judge(x, *, kb=None, variants=None, question=None):
         raise InputError(f"unknown question {question!r}" + (f" (did you mean {'、'.join(near)}?)" if near else "")
                          + " — liuren questions lists them")
     eng = engine_for(kb, variants, question)
-    rec = Recorder(eng.kb, eng.judged_consumed)
+    rec = Recorder(eng.kb, eng.judged_consumed, eng)
     # The cyclic collector stays paused until the network has let go of this board: its
     # thousands of tokens are then freed by reference counting, instead of being scanned by the
     # collection that their allocation would otherwise trigger on the way out.

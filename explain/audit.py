@@ -105,7 +105,7 @@ def _judge_lean(board, incremental=False):
     active = _W.setdefault("active", {})
     if not incremental:
         active.clear()
-    rec = Recorder(eng.kb, eng.judged_consumed)
+    rec = Recorder(eng.kb, eng.judged_consumed, eng)
 
     def on_fire(cr, act):
         new = rec.on_fire(cr, act)

@@ -325,8 +325,8 @@ class IndexedMatchNode(OrdinaryMatchNode):
     """An OrdinaryMatchNode whose memories are hashed on the variables the two sides share,
     and split in two: the static part (tokens made of table facts, stored while the tables are
     loaded and never changed afterwards) and the board part (emptied before each board, in O(1),
-    by `clear_board`).  Entries are (facts, context) pairs taken from the token, which
-    `activate` has already copied for this node."""
+    by `clear_board`).  The entries are the tokens themselves (their facts as a tuple); a
+    side's tokens either all carry negated bindings or none do (left_neg, right_neg)."""
 
     def _reset(self):
         self.left_keys = self.right_keys = self.join = self._get = None
@@ -353,14 +353,14 @@ class IndexedMatchNode(OrdinaryMatchNode):
         self._get = get
         self.s_lidx, self.s_ridx = {}, {}
         for entry in self.s_left:
-            self.s_lidx.setdefault(get(entry[1]), []).append(entry)
+            self.s_lidx.setdefault(get(entry[2]), []).append(entry)
         for entry in self.s_right:
-            self.s_ridx.setdefault(get(entry[1]), []).append(entry)
+            self.s_ridx.setdefault(get(entry[2]), []).append(entry)
         self.s_left = self.s_right = None
         for entry in self.b_left:
-            self.b_lidx.setdefault(get(entry[1]), []).append(entry)
+            self.b_lidx.setdefault(get(entry[2]), []).append(entry)
         for entry in self.b_right:
-            self.b_ridx.setdefault(get(entry[1]), []).append(entry)
+            self.b_ridx.setdefault(get(entry[2]), []).append(entry)
         self.b_left, self.b_right = [], []
 
     def _activation(self, is_left, token):
@@ -394,7 +394,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
             neg = self.__dict__.get("right_neg")
             if neg is None:
                 neg = self.right_neg = any(type(k) is tuple for k in ctx)
-        entry = (data, ctx, neg)
+        entry = token if data is token.data else tuple.__new__(Token, (token.tag, data, ctx))
         if self.join is None:
             if self.loading:
                 mem = self.s_left if is_left else self.s_right
@@ -419,8 +419,9 @@ class IndexedMatchNode(OrdinaryMatchNode):
         else:
             others = (self.s_lidx.get(key, ()), self.b_lidx.get(key, ()))
         tag, children = token.tag, self.children
+        other_neg = self.right_neg if is_left else self.left_neg
         for bucket in others:
-            for other_data, other_context, other_neg in bucket:
+            for _, other_data, other_context in bucket:
                 # the bucket already agrees on every shared variable; only negated bindings
                 # (from ~$x tests) still need experta's full check
                 if neg or other_neg:
@@ -452,10 +453,10 @@ class IndexedMatchNode(OrdinaryMatchNode):
             data = tuple(data)
         key = self._get(ctx)
         if is_left:
-            neg, own, s_other, b_other = self.left_neg, self.b_lidx, self.s_ridx, self.b_ridx
+            neg, other_neg, own, s_other, b_other = self.left_neg, self.right_neg, self.b_lidx, self.s_ridx, self.b_ridx
         else:
-            neg, own, s_other, b_other = self.right_neg, self.b_ridx, self.s_lidx, self.b_lidx
-        entry = (data, ctx, neg)
+            neg, other_neg, own, s_other, b_other = self.right_neg, self.left_neg, self.b_ridx, self.s_lidx, self.b_lidx
+        entry = token if data is token.data else tuple.__new__(Token, (token.tag, data, ctx))
         tag = token.tag
         if tag is VALID:
             bucket = own.get(key)
@@ -469,7 +470,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
         for bucket in (s_other.get(key), b_other.get(key)):
             if not bucket:
                 continue
-            for other_data, other_context, other_neg in bucket:
+            for _, other_data, other_context in bucket:
                 if neg or other_neg:
                     left, right = (ctx, other_context) if is_left else (other_context, ctx)
                     if not self.matcher(left, right):
@@ -495,9 +496,9 @@ class IndexedMatchNode(OrdinaryMatchNode):
 def _remove(mem, entry):
     """Drop the stored entry an INVALID token withdraws (its facts compared as a set: a token
     remade by a NotNode lists them in another order)."""
-    data, ctx = frozenset(entry[0]), entry[1]
+    data, ctx = frozenset(entry[1]), entry[2]
     for i, e in enumerate(mem):
-        if e[1] == ctx and frozenset(e[0]) == data:
+        if e[2] == ctx and frozenset(e[1]) == data:
             del mem[i]
             return
 

@@ -8,8 +8,10 @@ engine retracts what the previous board declared and derived (see BoardEngine.re
 """
 from __future__ import annotations
 
+import bisect
 import gc
 import itertools
+import operator
 from dataclasses import dataclass, field
 
 from . import _compat  # noqa: F401
@@ -396,6 +398,28 @@ class _Depth(DepthStrategy):
     def get_key(self, activation):
         return (activation.rule.salience, sorted((f["__factid__"] for f in activation.facts), reverse=True))
 
+    def _update_agenda(self, agenda, added, removed):
+        """experta's DepthStrategy._update_agenda, with the sorted agenda searched on the keys
+        directly (bisect's key=) rather than through Activation.__lt__ (a Python call per
+        comparison).  The same positions, so the same order of firing."""
+        acts = agenda.activations
+        for act in removed:
+            act.key = self.get_key(act)
+            idx = bisect.bisect_left(acts, act.key, key=_KEY)
+            for o in (0, 1, -1):
+                try:
+                    if acts[idx + o] == act:
+                        del acts[idx + o]
+                        break
+                except IndexError:
+                    pass
+        for act in added:
+            act.key = self.get_key(act)
+            bisect.insort(acts, act, key=_KEY)
+
+
+_KEY = operator.attrgetter("key")
+
 
 class BoardEngine(KnowledgeEngine):
     """experta's engine with a per-board reset that keeps the static table facts, and a run loop
@@ -414,8 +438,8 @@ class BoardEngine(KnowledgeEngine):
         if indexed:
             fast_tokens()
             index_joins(self.matcher.root_node)
-            route_bus(self.matcher.root_node)
             dirty_conflict_sets(self.matcher)
+            route_bus(self.matcher.root_node)
         facts = [make_fact(d) for d in static]
         self.declare(*facts)
         # Rules that match table facts only fire now, once: allowed for the compiler's negation

@@ -363,10 +363,8 @@ class IndexedMatchNode(OrdinaryMatchNode):
             self.b_ridx.setdefault(get(entry[2]), []).append(entry)
         self.b_left, self.b_right = [], []
 
-    def _activation(self, is_left, token):
-        if self.join is not None and not self.loading:
-            self._board_activation(is_left, token)
-            return
+    def _setup_activation(self, is_left, token):
+        """An activation while the tables load, or before both sides have had a token."""
         if not self.__dict__.get("_touched"):
             self._touched = True
             touched = self.__dict__.get("_touch_list")
@@ -441,9 +439,12 @@ class IndexedMatchNode(OrdinaryMatchNode):
                 for child in children:
                     child.callback(newtoken)
 
-    def _board_activation(self, is_left, token):
-        """_activation once the node is settled (both sides seen, tables loaded): the same
-        steps without the set-up checks."""
+    def _activation(self, is_left, token):
+        """A token from the left (is_left) or from the right: store it, and pass on its join
+        with every stored token of the other side that agrees on the shared variables."""
+        if self.join is None or self.loading:
+            self._setup_activation(is_left, token)
+            return
         if not self._touched:
             self._touched = True
             self._touch_list.append(self)
@@ -621,23 +622,29 @@ def restore(snap):
 def dirty_conflict_sets(matcher):
     """experta collects new activations by asking every rule's conflict-set node after every
     change; with hundreds of rules that dominates a firing.  Here each conflict-set node marks
-    itself when a token reaches it, and `changes` asks only the marked ones."""
+    itself when a token reaches it, and `changes` asks only the marked ones.  Its parents call
+    it directly (experta copies the token first, and nothing here changes a token)."""
+    from experta.matchers.rete.mixins import ChildNode
     from experta.matchers.rete.nodes import ConflictSetNode
     dirty = []
     valid = Token.TagType.VALID
-    for node in _nodes(matcher.root_node):
+    nodes = _nodes(matcher.root_node)
+    direct = {}
+    for node in nodes:
         if isinstance(node, ConflictSetNode):
-            def _activate(token, node=node):
+            def _activate(token, node=node, rule=node.rule, rule_hash=hash(node.rule)):
                 # experta's ConflictSetNode._activate, the same memory and the same activations,
                 # with each activation's hash worked out once (experta's Activation hashes its
                 # facts and context again on every set operation)
+                if not node._touched:
+                    node._touched = True
+                    node._touch_list.append(node)
                 dirty.append(node)
                 data = frozenset(token.data)
                 items = token.context.items()
                 info = (data, frozenset(items))
                 context = {k: v for k, v in items if type(k) is str}
-                activation = _Activation(node.rule, data, context,
-                                         hash((node.rule, data, frozenset(context.items()))))
+                activation = _Activation(rule, data, context, hash((rule_hash, data, frozenset(context.items()))))
                 if token.tag is valid:
                     if info not in node.memory:
                         node.memory.add(info)
@@ -652,6 +659,13 @@ def dirty_conflict_sets(matcher):
                     else:
                         node.removed.add(activation)
             node._activate = _activate
+            node._touched, node._touch_list = True, []     # snapshot() starts the tracking
+            direct[id(node)] = _activate
+    for node in nodes:
+        for i, child in enumerate(node.children):
+            fn = direct.get(id(child.node))
+            if fn is not None:
+                node.children[i] = ChildNode(child.node, fn)
 
     def changes(adding=None, deleting=None):
         if deleting is not None:

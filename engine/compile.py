@@ -21,6 +21,7 @@ from experta.factlist import FactList  # noqa: E402
 from experta.strategies import DepthStrategy  # noqa: E402
 
 from .errors import KBError, RunawayError  # noqa: E402
+from .facts import BUILTIN_FACTS  # noqa: E402
 from .kbload import VAR_RE, then_facts  # noqa: E402
 from .rete import (LiurenMatcher, dirty_conflict_sets, fast_tokens, index_joins, restore,  # noqa: E402
                    route_bus, snapshot)
@@ -164,6 +165,7 @@ class Compiler:
         the strata of negation, so that a rule waits until everything it negates is settled."""
         compiled, attrs = [], {}
         self._n = 0
+        self._branches = []                 # (pattern Facts, their (type, fields)) per experta rule
         for rule in self.kb.rules.values():
             variant = self.variant_of(rule)
             when, then = rule.when, rule.then
@@ -186,12 +188,65 @@ class Compiler:
             rowvar = {r.id: self.variant_of(r) for r in t.rows if r.id}
             for f in t.facts({k: v for k, v in rowvar.items() if v}):
                 static.append({"t": t.fact_type, **f})
+        cls.alpha_filters = self._semijoin_filters(compiled, static)
         return cls, compiled, static
+
+    def _semijoin_filters(self, compiled, static):
+        """Values a board pattern's field can take and still complete its rule: where a rule
+        joins a variable of a board pattern with a column of a table (a fact type no rule asserts
+        and the board never has), only the values in that column (among the rows the table
+        pattern's literals admit) can ever match.  {id(pattern Fact): [(field, values)]}; the
+        alpha network (rete.route_bus) drops other facts before they reach the joins.  Sound
+        whatever the board: a superset of what can join, from facts that never change.
+
+        A pattern is known by its signature (type, its literal fields, its variable fields):
+        experta rebuilds the pattern objects when it prepares a rule.  Two patterns with one
+        signature (one rule's `any:` branches) get the union of their filters."""
+        produced = {t for cr in compiled for t, _ in cr.then} | {"判"} | set(BUILTIN_FACTS)
+        by_type = {}
+        for d in static:
+            by_type.setdefault(d["t"], []).append(d)
+        static_types = {t for t in by_type if t not in produced}
+        column = {}                         # (type, fields, column) -> values (many rules share one)
+
+        def values(t2, fields2, g):
+            key = (t2, repr(sorted(fields2.items())), g)
+            vals = column.get(key)
+            if vals is None:
+                vals = column[key] = frozenset(row[g] for row in by_type[t2] if g in row and _admits(row, fields2))
+            return vals
+        filters = {}
+        for facts, pos in self._branches:
+            for fact, (t, fields) in zip(facts, pos):
+                if t in static_types:
+                    continue
+                out = []
+                for f, v in fields.items():
+                    if not _is_var(v):
+                        continue
+                    allowed = None
+                    for t2, fields2 in pos:
+                        if t2 not in static_types:
+                            continue
+                        for g, w in fields2.items():
+                            if w != v:
+                                continue
+                            vals = values(t2, fields2, g)
+                            allowed = vals if allowed is None else allowed & vals
+                    if allowed is not None:
+                        out.append((f, frozenset(allowed)))
+                sig = pattern_signature(t, fact)
+                if sig in filters:            # the same pattern in another branch: the union
+                    prev = dict(filters[sig])
+                    out = [(f, prev[f] | vals) for f, vals in out if f in prev]
+                filters[sig] = out
+        return {k: v for k, v in filters.items() if v}
 
     def _emit(self, cr, branches, compiled, attrs):
         """One experta rule per branch, all firing as `cr`."""
         for pos, tests, nots in branches:
             ces = [fact_class(t)(**{f: self._value(v, cr) for f, v in fields.items()}) for t, fields in pos]
+            self._branches.append((list(ces), pos))
             ces += [self._test(t, cr) for t in tests]
             bound = set()
             for _, fields in pos:
@@ -439,7 +494,7 @@ class BoardEngine(KnowledgeEngine):
             fast_tokens()
             index_joins(self.matcher.root_node)
             dirty_conflict_sets(self.matcher)
-            route_bus(self.matcher.root_node)
+            route_bus(self.matcher.root_node, getattr(self, "alpha_filters", None))
         facts = [make_fact(d) for d in static]
         self.declare(*facts)
         # Rules that match table facts only fire now, once: allowed for the compiler's negation
@@ -669,6 +724,44 @@ def dnf(cond):
     if k == "test":
         return [([], [v], [])]
     return [([(k, v)], [], [])]
+
+
+def pattern_signature(t, fact):
+    """(type, {(field, ("l", literal)) or (field, ("v", variable))}) of a compiled pattern;
+    rete.route_bus computes the same from an alpha path's tests."""
+    from experta.fieldconstraint import L as _L, W as _W
+    items = []
+    for f, v in fact.items():
+        if isinstance(v, _W) and v.__bind__ is not None:
+            items.append((f, ("v", v.__bind__)))
+        elif isinstance(v, _L) and v.__bind__ is None:
+            items.append((f, ("l", v.value)))
+        elif isinstance(v, (str, int, float, bool)):
+            items.append((f, ("l", v)))
+    return (t, frozenset(items))
+
+
+def _admits(row, fields):
+    """Does a table row satisfy a pattern's literal constraints (variables admit anything)?"""
+    for f, v in fields.items():
+        if _is_var(v):
+            continue
+        if f not in row:
+            return False
+        x = row[f]
+        if isinstance(v, list):
+            if x not in v:
+                return False
+        elif isinstance(v, dict):
+            inner = v.get("not")
+            if isinstance(inner, list):
+                if x in inner:
+                    return False
+            elif not _is_var(inner) and x == inner:
+                return False
+        elif x != v:
+            return False
+    return True
 
 
 def _is_var(v):

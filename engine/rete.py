@@ -75,7 +75,7 @@ def fast_tokens():
     Token._liuren_fast = True
 
 
-def route_bus(root):
+def route_bus(root, filters=None):
     """Replace experta's alpha network walk by compiled paths.
 
     experta passes every fact through a tree of one-test nodes, copying the token at each node.
@@ -112,14 +112,16 @@ def route_bus(root):
              if not (type(c.node) is FeatureTesterNode and isinstance(c.node.matcher, TypeCheck))]
 
     table = {}
+    filters = filters or {}
     for ftype, paths in by_type.items():
         keyed, free = {}, []
         for checks, outs in paths:
+            flt = filters.get(_signature(ftype, checks), ())
             lit = _literal_check(checks[0]) if checks else None
             if lit is None:
-                free.append((_ops(checks), outs))
+                free.append((_ops(checks), outs, flt))
             else:
-                keyed.setdefault(lit[0], {}).setdefault(lit[1], []).append((_ops(checks[1:]), outs))
+                keyed.setdefault(lit[0], {}).setdefault(lit[1], []).append((_ops(checks[1:]), outs, flt))
         table[ftype] = _compile_type(ftype, keyed, free)
 
     def run(fact, tag):
@@ -187,6 +189,22 @@ def _run_path(ops, outs, fact, tag):
         cb(token)
 
 
+def _signature(ftype, checks):
+    """compile.pattern_signature of the pattern an alpha path tests."""
+    items = []
+    for m in checks:
+        lit = _literal_check(m)
+        if lit is not None:
+            items.append((lit[0], ("l", lit[1])))
+            continue
+        check = getattr(m, "check", None)
+        what = getattr(m, "what", None)
+        if getattr(check, "__name__", "") == "wildcard_match" and isinstance(what, str) \
+                and m.expected.__bind__ is not None:
+            items.append((what, ("v", m.expected.__bind__)))
+    return (getattr(ftype, "fact_type", None), frozenset(items))
+
+
 def _compile_type(ftype, keyed, free):
     """The alpha network of one fact type as one generated Python function f(fact, tag).
 
@@ -206,9 +224,15 @@ def _compile_type(ftype, keyed, free):
 
     def body(paths, fields, indent):
         lines = []
-        for ops, outs in paths:
+        for ops, outs, flt in paths:
+            # the values a field must have to join the tables its rule joins it with
+            pre = [f"{fields[field]} in {const(values, 'V')}" for field, values in flt if field in fields]
             if any(kind == 2 for kind, _, _ in ops):
-                lines.append(f"{indent}run_path({const(ops, 'O')}, {const(outs, 'C')}, fact, tag)")
+                if pre:
+                    lines.append(f"{indent}if {' and '.join(pre)}:")
+                    lines.append(f"{indent}    run_path({const(ops, 'O')}, {const(outs, 'C')}, fact, tag)")
+                else:
+                    lines.append(f"{indent}run_path({const(ops, 'O')}, {const(outs, 'C')}, fact, tag)")
                 continue
             conds, items, bound = [], [], {}
             for kind, what, arg in ops:
@@ -232,6 +256,7 @@ def _compile_type(ftype, keyed, free):
                     else:
                         bound[arg] = "fact"
                         items.append(f"{arg!r}: fact")
+            conds += pre
             pad = indent
             if conds:
                 lines.append(f"{indent}if {' and '.join(dict.fromkeys(conds))}:")
@@ -242,7 +267,7 @@ def _compile_type(ftype, keyed, free):
         return lines
 
     def fields_of(paths):
-        return {what for ops, _ in paths for kind, what, _ in ops if kind in (0, 1, 4, 5)}
+        return {what for ops, _, _ in paths for kind, what, _ in ops if kind in (0, 1, 4, 5)}
 
     names = {}
     allfields = fields_of(free) | {f for groups in keyed.values() for ps in groups.values() for f in fields_of(ps)}

@@ -23,8 +23,10 @@ def firings(eng, board, question=None):
 
 
 def test_speedups_change_nothing():
-    # the indexed joins, compiled alpha paths and O(1) board reset against experta's own network
+    # the indexed joins, generated alpha network with its table (semi-join) filters, and O(1)
+    # board reset, against experta's own network
     eng = engine_for()
+    assert eng.alpha_filters          # the filters exist, so this comparison exercises them
     plain = build(eng.kb, indexed=False)
     plain.kb = eng.kb
     for i, day in enumerate(JIAZI[::7]):
@@ -32,6 +34,17 @@ def test_speedups_change_nothing():
             b = cast(day=day, jiang=BRANCHES[off], hour="子", month="丙寅" if i % 2 else "壬申", year=2026,
                      born=1980 + off, sex="m", night=bool(off % 2))
             assert firings(eng, b) == firings(plain, b), (day, off)
+
+
+@pytest.mark.parametrize("question", ["射覆", "占病", "占婚"])
+def test_speedups_change_nothing_for_a_question(question):
+    # a question's network has its own rules (and so its own filters)
+    eng = engine_for(question=question)
+    plain = build(eng.kb, indexed=False, question=question)
+    plain.kb = eng.kb
+    for i, day in enumerate(JIAZI[3::11]):
+        b = cast(day=day, jiang=BRANCHES[(i * 5) % 12], hour="午", month="丁卯", year=2026, born=1975, sex="f")
+        assert firings(eng, b, question) == firings(plain, b, question), day
 
 
 def test_reset_between_boards():

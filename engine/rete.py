@@ -24,7 +24,7 @@ from functools import partial
 
 from experta.activation import Activation
 from experta.matchers.rete.check import FactCapture, TypeCheck
-from experta.matchers.rete.nodes import OrdinaryMatchNode
+from experta.matchers.rete.nodes import NotNode, OrdinaryMatchNode
 from experta.matchers.rete.token import Token
 
 
@@ -529,6 +529,100 @@ def _remove(mem, entry):
             return
 
 
+class IndexedNotNode(NotNode):
+    """experta's NotNode (a left token passes while no right token agrees with it), with both
+    memories also hashed on the variables the two sides share, so that a token meets only the
+    tokens of the other side that agree with it, instead of all of them.  Until both sides have
+    had a token (the shared variables are not known yet) it runs as experta's NotNode."""
+
+    def _reset(self):
+        super()._reset()
+        self.n_lkeys = self.n_rkeys = self.n_join = None
+        self.n_rneg = False
+        self.l_idx = self.r_idx = None
+
+    def _touch(self):
+        if not self.__dict__.get("_touched"):
+            self._touched = True
+            touched = self.__dict__.get("_touch_list")
+            if touched is not None:
+                touched.append(self)
+
+    def _index(self):
+        join = tuple(sorted(self.n_lkeys & self.n_rkeys))
+        get = (lambda ctx: ()) if not join else operator.itemgetter(*join)
+        self.n_join = get
+        self.r_idx, self.l_idx = {}, {}
+        for info in self.right_memory:
+            ctx = dict(info.context)
+            self.r_idx.setdefault(get(ctx), []).append(ctx)
+        for info in self.left_memory:
+            self.l_idx.setdefault(get(dict(info.context)), []).append(info)
+
+    def _left(self, token):
+        self._touch()
+        ctx = token.context
+        if self.n_lkeys is None:
+            self.n_lkeys = frozenset(k for k in ctx if isinstance(k, str))
+            if self.n_rkeys is not None:
+                self._index()
+        get = self.n_join
+        if get is None:
+            NotNode._activate_left(self, token)
+            return
+        key = get(ctx)
+        bucket = self.r_idx.get(key, ())
+        if self.n_rneg:                     # negated bindings on the right: experta's full check
+            count = sum(1 for r in bucket if self.matcher(ctx, r))
+        else:
+            count = len(bucket)
+        info = token.to_info()
+        if count == 0:
+            for child in self.children:
+                child.callback(token)
+        if token.tag is VALID:
+            self.left_memory[info] = count
+            self.l_idx.setdefault(key, []).append(info)
+        else:
+            del self.left_memory[info]
+            self.l_idx[key].remove(info)
+
+    def _right(self, token):
+        self._touch()
+        ctx = token.context
+        if self.n_rkeys is None:
+            self.n_rkeys = frozenset(k for k in ctx if isinstance(k, str))
+            self.n_rneg = any(type(k) is tuple for k in ctx)
+            if self.n_lkeys is not None:
+                self._index()
+        get = self.n_join
+        if get is None:
+            NotNode._activate_right(self, token)
+            return
+        key = get(ctx)
+        info = token.to_info()
+        if token.tag is VALID:
+            self.right_memory.append(info)
+            self.r_idx.setdefault(key, []).append(ctx)
+            inc = 1
+        else:
+            self.right_memory.remove(info)
+            self.r_idx[key].remove(ctx)
+            inc = -1
+        for left in self.l_idx.get(key, ()):
+            if self.n_rneg and not self.matcher(dict(left.context), ctx):
+                continue
+            count = self.left_memory[left] = self.left_memory[left] + inc
+            if count == 0 and inc == -1:
+                newtoken = left.to_valid_token()
+            elif count == 1 and inc == 1:
+                newtoken = left.to_invalid_token()
+            else:
+                continue
+            for child in self.children:
+                child.callback(newtoken)
+
+
 def index_joins(root):
     """Turn every OrdinaryMatchNode reachable from root into an IndexedMatchNode, and let its
     parents call it without copying the token (nothing downstream mutates a token's facts or
@@ -545,6 +639,9 @@ def index_joins(root):
             node.__class__ = IndexedMatchNode
             node._reset()
             n += 1
+        elif type(node) is NotNode:
+            node.__class__ = IndexedNotNode
+            node._reset()
         stack.extend(c.node for c in node.children)
     from experta.matchers.rete.abstract import TwoInputNode
     from experta.matchers.rete.mixins import ChildNode
@@ -556,6 +653,12 @@ def index_joins(root):
                     node.children[i] = ChildNode(child.node, partial(IndexedMatchNode._activation, child.node, True))
                 elif fn is TwoInputNode.activate_right:
                     node.children[i] = ChildNode(child.node, partial(IndexedMatchNode._activation, child.node, False))
+            elif type(child.node) is IndexedNotNode:
+                fn = getattr(child.callback, "__func__", None)
+                if fn is TwoInputNode.activate_left:
+                    node.children[i] = ChildNode(child.node, child.node._left)
+                elif fn is TwoInputNode.activate_right:
+                    node.children[i] = ChildNode(child.node, child.node._right)
     return n
 
 
@@ -582,7 +685,8 @@ def _copy(v):
     return v
 
 
-_STATE = ("left_memory", "right_memory", "memory", "added", "removed")
+_STATE = ("left_memory", "right_memory", "memory", "added", "removed",
+          "n_lkeys", "n_rkeys", "n_join", "n_rneg", "l_idx", "r_idx")     # the last six: IndexedNotNode
 
 
 class Snapshot(dict):

@@ -159,6 +159,8 @@ def _run_path(ops, outs, fact, tag):
             ctx[arg] = v
             continue
         if kind == 3:                       # capture the fact itself (FactCapture)
+            if isinstance(arg, str) and arg.startswith("__pattern_"):
+                continue                    # experta's anonymous capture: see _compile_type
             if ctx.get(arg, fact) != fact:
                 return
             ctx[arg] = fact
@@ -250,7 +252,11 @@ def _compile_type(ftype, keyed, free):
                     else:
                         bound[arg] = v
                         items.append(f"{arg!r}: {v}")
-                else:                           # kind 3
+                elif isinstance(arg, str) and arg.startswith("__pattern_"):
+                    # experta's anonymous capture of the pattern's fact: no rule reads it and no
+                    # join shares it (each pattern has its own), so the token goes without it
+                    pass
+                else:                           # kind 3: a named capture
                     if arg in bound:
                         conds.append(f"{bound[arg]} == fact")
                     else:

@@ -21,7 +21,7 @@ from .compile import JUDGMENT_KINDS, build
 from .errors import InputError
 from .facts import BUILTIN_FACTS, board_facts
 from .kbload import CALC_OPS, VAR_RE, load_kb
-from .symbols import is_branch
+from .symbols import BRANCHES, is_branch
 
 KIND_ORDER = ("格", "神煞", "斷", "總則", "類相", "占驗", "起例")
 
@@ -166,7 +166,20 @@ class Recorder:
         report = bindings.get(rule.as_var) if rule.as_var else rule.id
         meta = self._meta(cr, report)
         calc = []
-        new = [{"t": t, **{f: _resolve(v, bindings, calc) for f, v in fields.items()}} for t, fields in cr.then]
+        plan = cr.__dict__.get("then_plan")
+        if plan is None:
+            plan = cr.then_plan = _then_plan(cr.then)
+        new = []
+        for t, fields in plan:
+            d = {"t": t}
+            for f, how, v in fields:
+                if how == 0:                    # a literal
+                    d[f] = v
+                elif how == 1:                  # a $variable
+                    d[f] = bindings.get(v)
+                else:                           # a calculation
+                    d[f] = _resolve(v, bindings, calc)
+            new.append(d)
         if meta.judged:
             new.append(dict(meta.judged))
         conclusions = []
@@ -180,7 +193,7 @@ class Recorder:
         if rule.about:
             about = [a for a in (_resolve(a, bindings) for a in rule.about) if is_branch(a)]
         else:
-            about = list(dict.fromkeys(v for v in bindings.values() if is_branch(v)))
+            about = list(dict.fromkeys(v for v in bindings.values() if type(v) is str and v in _BRANCHES))
         self.firings.append(Firing(
             n, rule.id, report, meta.name, meta.kind, meta.reading, meta.valence, bindings, premises,
             conclusions, meta.sources, cr.variant, about, [], [], meta.interpretation, calc, cr.internal))
@@ -219,6 +232,26 @@ class _Meta:
     sources: list
     interpretation: dict | None
     judged: dict | None
+
+
+_BRANCHES = frozenset(BRANCHES)
+
+
+def _then_plan(then):
+    """A rule's `then` as (type, [(field, how, value)]): how 0 a literal, 1 a $variable, 2 a
+    calculation (left to _resolve)."""
+    out = []
+    for t, fields in then:
+        plan = []
+        for f, v in fields.items():
+            if isinstance(v, str) and VAR_RE.match(v):
+                plan.append((f, 1, v))
+            elif isinstance(v, dict):
+                plan.append((f, 2, v))
+            else:
+                plan.append((f, 0, v))
+        out.append((t, plan))
+    return out
 
 
 def _table_meta(kb, entry, key):

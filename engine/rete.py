@@ -20,7 +20,6 @@ only ever puts experta Facts into tokens.
 from __future__ import annotations
 
 import operator
-from functools import partial
 
 from experta.activation import Activation
 from experta.matchers.rete.check import FactCapture, TypeCheck
@@ -473,8 +472,14 @@ class IndexedMatchNode(OrdinaryMatchNode):
     def _activation(self, is_left, token):
         """A token from the left (is_left) or from the right: store it, and pass on its join
         with every stored token of the other side that agrees on the shared variables."""
+        if is_left:
+            self._left(token)
+        else:
+            self._right(token)
+
+    def _left(self, token):
         if self.join is None or self.loading:
-            self._setup_activation(is_left, token)
+            self._setup_activation(True, token)
             return
         if not self._touched:
             self._touched = True
@@ -483,40 +488,89 @@ class IndexedMatchNode(OrdinaryMatchNode):
         data = token.data
         if type(data) is not tuple:
             data = tuple(data)
+            token = tuple.__new__(Token, (token.tag, data, ctx))
         key = self._get(ctx)
-        if is_left:
-            neg, other_neg, own, s_other, b_other = self.left_neg, self.right_neg, self.b_lidx, self.s_ridx, self.b_ridx
-        else:
-            neg, other_neg, own, s_other, b_other = self.right_neg, self.left_neg, self.b_ridx, self.s_lidx, self.b_lidx
-        entry = token if data is token.data else tuple.__new__(Token, (token.tag, data, ctx))
         tag = token.tag
+        own = self.b_lidx
         if tag is VALID:
             bucket = own.get(key)
             if bucket is None:
-                own[key] = [entry]
+                own[key] = [token]
             else:
-                bucket.append(entry)
+                bucket.append(token)
         else:
-            _remove(own.get(key, []), entry)
-        children = self.children
-        for bucket in (s_other.get(key), b_other.get(key)):
+            _remove(own.get(key, []), token)
+        a, b = self.s_ridx.get(key), self.b_ridx.get(key)
+        if not a and not b:
+            return
+        plain = not (self.left_neg or self.right_neg)
+        callbacks = [child.callback for child in self.children]
+        for bucket in (a, b):
             if not bucket:
                 continue
             for _, other_data, other_context in bucket:
-                if neg or other_neg:
-                    left, right = (ctx, other_context) if is_left else (other_context, ctx)
-                    if not self.matcher(left, right):
-                        continue
-                    newcontext = {k: v for k, v in ctx.items() if isinstance(k, str)}
-                    for k, v in other_context.items():
-                        if not isinstance(k, tuple):
-                            newcontext[k] = v
-                else:
+                if plain:
                     newcontext = {**ctx, **other_context}
-                newtoken = tuple.__new__(Token, (tag, data + other_data if is_left else other_data + data,
-                                                 newcontext))
-                for child in children:
-                    child.callback(newtoken)
+                else:
+                    newcontext = self._merge_negated(ctx, other_context)
+                    if newcontext is None:
+                        continue
+                newtoken = tuple.__new__(Token, (tag, data + other_data, newcontext))
+                for cb in callbacks:
+                    cb(newtoken)
+
+    def _right(self, token):
+        if self.join is None or self.loading:
+            self._setup_activation(False, token)
+            return
+        if not self._touched:
+            self._touched = True
+            self._touch_list.append(self)
+        ctx = token.context
+        data = token.data
+        if type(data) is not tuple:
+            data = tuple(data)
+            token = tuple.__new__(Token, (token.tag, data, ctx))
+        key = self._get(ctx)
+        tag = token.tag
+        own = self.b_ridx
+        if tag is VALID:
+            bucket = own.get(key)
+            if bucket is None:
+                own[key] = [token]
+            else:
+                bucket.append(token)
+        else:
+            _remove(own.get(key, []), token)
+        a, b = self.s_lidx.get(key), self.b_lidx.get(key)
+        if not a and not b:
+            return
+        plain = not (self.left_neg or self.right_neg)
+        callbacks = [child.callback for child in self.children]
+        for bucket in (a, b):
+            if not bucket:
+                continue
+            for _, other_data, other_context in bucket:
+                if plain:
+                    newcontext = {**other_context, **ctx}
+                else:
+                    newcontext = self._merge_negated(other_context, ctx)
+                    if newcontext is None:
+                        continue
+                newtoken = tuple.__new__(Token, (tag, other_data + data, newcontext))
+                for cb in callbacks:
+                    cb(newtoken)
+
+    def _merge_negated(self, left, right):
+        """The joined context when a side carries negated bindings (from ~$x tests): experta's
+        full check, then its merge without the negated entries; None when they disagree."""
+        if not self.matcher(left, right):
+            return None
+        out = {k: v for k, v in left.items() if isinstance(k, str)}
+        for k, v in right.items():
+            if not isinstance(k, tuple):
+                out[k] = v
+        return out
 
     def _activate_left(self, token):
         self._activation(True, token)
@@ -656,9 +710,9 @@ def index_joins(root):
             if type(child.node) is IndexedMatchNode:
                 fn = getattr(child.callback, "__func__", None)
                 if fn is TwoInputNode.activate_left:
-                    node.children[i] = ChildNode(child.node, partial(IndexedMatchNode._activation, child.node, True))
+                    node.children[i] = ChildNode(child.node, child.node._left)
                 elif fn is TwoInputNode.activate_right:
-                    node.children[i] = ChildNode(child.node, partial(IndexedMatchNode._activation, child.node, False))
+                    node.children[i] = ChildNode(child.node, child.node._right)
             elif type(child.node) is IndexedNotNode:
                 fn = getattr(child.callback, "__func__", None)
                 if fn is TwoInputNode.activate_left:

@@ -451,7 +451,7 @@ class _Depth(DepthStrategy):
     lru_cache keyed on whole activations, whose hashing cost more than the key itself."""
 
     def get_key(self, activation):
-        return (activation.rule.salience, sorted((f["__factid__"] for f in activation.facts), reverse=True))
+        return (activation.rule.salience, sorted([f["__factid__"] for f in activation.facts], reverse=True))
 
     def _update_agenda(self, agenda, added, removed):
         """experta's DepthStrategy._update_agenda, with the sorted agenda searched on the keys

@@ -366,7 +366,8 @@ class IndexedMatchNode(OrdinaryMatchNode):
         self.clear_board()
 
     def clear_board(self):
-        self.b_left, self.b_right = [], []       # board entries before the join is known
+        if self.__dict__.get("b_left") or self.__dict__.get("b_right") or "b_left" not in self.__dict__:
+            self.b_left, self.b_right = [], []   # board entries before the join is known
         self.b_lidx, self.b_ridx = {}, {}
 
     def freeze(self):

@@ -4,6 +4,7 @@ judging (KB compile time, per-board judge time over the 720 lessons).
 
     python bench/bench.py              # everything
     python bench/bench.py --cast-only  # casting only
+    python bench/bench.py --judge-only --repeat 1   # judging, one pass over the 720 lessons
 
 A script, not a test: it prints figures; nothing asserts on time.
 """
@@ -91,7 +92,7 @@ def bench_cast():
     print(f"  ratio kinliuren / ours (cold median): {theirs / statistics.median(cold):8.1f}×")
 
 
-def bench_judge(kb_dir=None):
+def bench_judge(kb_dir=None, repeat=1):
     print("judging")
     from engine.kbload import load_kb
     from engine.judging import engine_for, judge
@@ -105,13 +106,22 @@ def bench_judge(kb_dir=None):
     print(f"  compile to experta ({eng.rule_count} rules → {len(eng.get_rules())} experta rules, "
           f"{eng.static_count} table facts): {compile_s:7.3f} s")
     times, fired, lean = [], [], []
-    for i, (d, j) in enumerate(lessons()):
-        b = cast(day=d, jiang=j, hour="子", month="丙寅" if i % 2 else "辛酉", year=2026, born=1990, sex="m")
-        t = time.perf_counter()
-        r = judge(b, kb=kb_dir)
-        times.append(time.perf_counter() - t)
-        fired.append(len(r.fired))
-    stats("judge (result, no trace), 720 lessons", times)
+    boards = [cast(day=d, jiang=j, hour="子", month="丙寅" if i % 2 else "辛酉", year=2026, born=1990, sex="m")
+              for i, (d, j) in enumerate(lessons())]
+    best = None
+    for rep in range(max(1, repeat)):
+        times = []
+        for b in boards:
+            t = time.perf_counter()
+            r = judge(b, kb=kb_dir)
+            times.append(time.perf_counter() - t)
+            if rep == 0:
+                fired.append(len(r.fired))
+        best = times if best is None else [min(a, x) for a, x in zip(best, times)]
+        if rep == 0:
+            stats("judge (result, no trace), 720 lessons", times)
+    if repeat > 1:
+        stats(f"  the same, each board's best of {repeat} runs", best)
     t = time.perf_counter()
     r.graph
     print(f"  building the trace graph of one board: {(time.perf_counter() - t) * 1e3:7.1f} ms")
@@ -131,6 +141,9 @@ def main():
     ap.add_argument("--cast-only", action="store_true")
     ap.add_argument("--judge-only", action="store_true")
     ap.add_argument("--kb", help="another KB folder")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="judge the 720 lessons this many times and also report each board's best time "
+                         "(a shared machine's noise only ever adds time); default 3")
     a = ap.parse_args()
     if not a.judge_only:
         bench_cast()
@@ -140,7 +153,7 @@ def main():
         except ImportError:
             print("judging: not available yet")
             return
-        bench_judge(a.kb)
+        bench_judge(a.kb, a.repeat)
 
 
 if __name__ == "__main__":

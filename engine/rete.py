@@ -1,21 +1,27 @@
-"""Two speed-ups of experta's RETE network, applied after the network is built.
+"""Speed-ups of experta's RETE network, applied after experta has built it.  None changes what
+matches or what fires: tests/test_engine.py judges boards with and without them (questions
+included) and compares every firing.
 
-experta (pure Python) scans every child of the bus for every fact, and every join node scans
-the whole opposite memory for every token.  With a few hundred rules and a few hundred facts
-per board that is most of the judging time.  Two changes, neither altering what matches:
+experta (pure Python) walks a tree of one-test nodes for every fact, scans the whole opposite
+memory of a join for every token, and hashes facts and activations in Python on every set
+operation.  With a few hundred rules and a few hundred facts per board that was most of the
+judging time.  Here:
 
-* the bus hands a fact only to the sub-network of its own fact class (one class per fact type,
-  see compile.fact_class), instead of testing it against every type;
-* join nodes (OrdinaryMatchNode) index both memories on the variables the two sides share,
-  so a token meets only the tokens that agree with it; the full SameContextCheck still runs
-  on those candidates (it also handles negated bindings).
-
-`index_joins(root)` rewires an existing network; tests/test_engine.py checks that judging
-the 720 lessons gives the same firings with and without it.
-
-A third, smaller one: experta validates the types of a token's facts every time a token is
-copied (several times per fact per node); `fast_tokens()` skips that check, since the engine
-only ever puts experta Facts into tokens.
+* route_bus: the alpha network of each fact type becomes one generated Python function (each
+  field read once, plain tests inlined, paths with a leading literal looked up by value); it
+  also applies the compiler's semi-join filters (a board pattern joined to a table column only
+  lets through that column's values) and leaves out experta's anonymous per-pattern captures,
+  which no rule reads and no join shares;
+* index_joins: join nodes (IndexedMatchNode) and negation nodes (IndexedNotNode) hash their
+  memories on the variables the two sides share, and keep the table part of each memory
+  (built once) apart from the board part (emptied in O(1) by restore); their parents call
+  them directly, without experta's token copies;
+* dirty_conflict_sets: only the conflict sets a token reached are asked for activations, and
+  each activation's hash is worked out once;
+* fast_tokens: tokens skip experta's type validation, and the network's tokens carry their
+  facts as a tuple;
+* snapshot / restore: the memories after the tables are loaded, put back before each board
+  (only the nodes the board touched).
 """
 from __future__ import annotations
 
@@ -82,8 +88,8 @@ def route_bus(root, filters=None):
     of tests; a fact is tried only against the paths of its own class (one class per fact
     type), first narrowed by the path's leading literal test (field == value, looked up in a
     dict), and a token is made once per path that passes.  The tests and their bindings are
-    exactly those of the tree."""
-    from collections.abc import Mapping
+    exactly those of the tree.  `filters` (compile.Compiler._semijoin_filters) adds, per
+    pattern, the values a field must have to join the tables its rule joins it with."""
     from experta.matchers.rete.nodes import FeatureTesterNode
 
     by_type = {}

@@ -195,7 +195,7 @@ class Compiler:
         """Values a board pattern's field can take and still complete its rule: where a rule
         joins a variable of a board pattern with a column of a table (a fact type no rule asserts
         and the board never has), only the values in that column (among the rows the table
-        pattern's literals admit) can ever match.  {id(pattern Fact): [(field, values)]}; the
+        pattern's literals admit) can ever match.  {pattern signature: [(field, values)]}; the
         alpha network (rete.route_bus) drops other facts before they reach the joins.  Sound
         whatever the board: a superset of what can join, from facts that never change.
 

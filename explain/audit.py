@@ -186,11 +186,7 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
         for f, p in pool.imap_unordered(_work, tasks):
             for k, v in f.items():
                 fired_at[k] += v
-            for k, (n, ex) in p.items():
-                if k in pairs:
-                    pairs[k] = (pairs[k][0] + n, pairs[k][1] or ex)
-                else:
-                    pairs[k] = (n, ex)
+            merge_pairs(pairs, p)
             done += 1
             if progress:
                 n = min(done * chunk, len(boards))
@@ -201,6 +197,19 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
     if progress:
         sys.stderr.write("\n")
     return {k: sorted(v) for k, v in fired_at.items()}, pairs
+
+
+def merge_pairs(pairs, more):
+    """Add a worker's co-firing counts {pair: (boards, example)} to the total.  The example is
+    the first board of the space where the pair occurs (the smallest index), whatever order the
+    workers finish in, so that two audits print the same report."""
+    for k, (n, ex) in more.items():
+        if k in pairs:
+            old = pairs[k][1]
+            pairs[k] = (pairs[k][0] + n, min(old, ex) if old and ex else old or ex)
+        else:
+            pairs[k] = (n, ex)
+    return pairs
 
 
 # --------------------------------------------------------------------------- analysis

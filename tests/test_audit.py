@@ -177,6 +177,25 @@ def test_planted_conflict_undeclared_and_declared(report):
     assert ("t-declared", "t-good") not in und
 
 
+def test_conflict_example_is_the_first_board_of_the_space(report):
+    # the workers finish in any order; the example shown is still the first board (in the
+    # space's order) where the pair co-fires, so two audits print the same report
+    from engine import cast
+    from explain.audit import board_space
+    space = board_space(months="1", daynight="day", days=10)
+    first = next(b for b in space if cast(**b).transmissions.branches[0] == "子")   # t-bad × t-good
+    ex = next(c["example"] for c in report["conflicts"]["undeclared"] if (c["a"], c["b"]) == ("t-bad", "t-good"))
+    assert ex == {k: first[k] for k in ("day", "jiang", "hour", "month", "night")} | {"branch": "子"}
+
+
+def test_conflict_examples_do_not_depend_on_worker_order():
+    from explain.audit import merge_pairs
+    late, early = {("a", "b"): (3, (40, "子"))}, {("a", "b"): (2, (7, "午")), ("a", "c"): (1, (9, "卯"))}
+    one = merge_pairs(merge_pairs({}, late), early)
+    other = merge_pairs(merge_pairs({}, early), late)
+    assert one == other == {("a", "b"): (5, (7, "午")), ("a", "c"): (1, (9, "卯"))}
+
+
 def test_planted_duplicate(report):
     assert any(set(g["rules"]) == {"t-dup-1", "t-dup-2"} for g in report["redundant"])
 

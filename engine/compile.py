@@ -258,6 +258,7 @@ class Compiler:
             def rhs(self, **kw):  # never called: BoardEngine.run_board fires activations itself
                 raise AssertionError("rules fire through BoardEngine.run_board")
             rhs.compiled = cr
+            rhs.order = self._n + 1            # its place in the KB: the agenda's last tie-break
             self._n += 1
             rhs.__name__ = f"r{self._n}_{cr.id}"
             cr.experta.append(rhs.__name__)
@@ -448,10 +449,14 @@ class Compiler:
 
 class _Depth(DepthStrategy):
     """experta's depth strategy (salience first, then the most recent facts), without the
-    lru_cache keyed on whole activations, whose hashing cost more than the key itself."""
+    lru_cache keyed on whole activations, whose hashing cost more than the key itself.  Where
+    two activations tie on both (rules of one stratum matching the very same facts), the rule
+    that comes first in the KB fires first — experta would leave that to the order in which
+    tokens happen to reach the rules, which any change to the network can alter."""
 
     def get_key(self, activation):
-        return (activation.rule.salience, sorted([f["__factid__"] for f in activation.facts], reverse=True))
+        return (activation.rule.salience, sorted([f["__factid__"] for f in activation.facts], reverse=True),
+                -activation.rule._wrapped.order)
 
     def _update_agenda(self, agenda, added, removed):
         """experta's DepthStrategy._update_agenda, with the sorted agenda searched on the keys

@@ -85,6 +85,33 @@ def tiny(tmp_path):
 SRC = "source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]"
 
 
+TIE = """\
+rules:
+  - id: t-{a}
+    name: 甲規
+    kind: 格
+    {src}
+    when: [{{位: {{位: 初傳, 支: $b}}}}]
+  - id: t-{b}
+    name: 乙規
+    kind: 格
+    {src}
+    when: [{{位: {{位: 初傳, 支: $b}}}}]
+"""
+
+
+@pytest.mark.parametrize("first,second", [("one", "two"), ("two", "one")])
+def test_rules_matching_the_same_facts_fire_in_kb_order(tmp_path, first, second):
+    # same stratum, the very same facts: the rule written first fires first, whatever order
+    # the network's tokens reach the two rules in
+    d = tmp_path / f"kb-{first}"
+    shutil.copytree(packaged_kb_dir() / "core", d / "core")
+    (d / "t.yaml").write_text(TIE.format(a=first, b=second, src=SRC), encoding="utf-8")
+    r = judge({"day": "甲子", "on": "子加子", "kb": str(d)})
+    order = [f.report for f in r.fired if f.report in ("t-one", "t-two")]
+    assert order == [f"t-{first}", f"t-{second}"]
+
+
 def test_runaway_bound_names_the_rule(tiny, capsys):
     kb = tiny(f"""\
     rules:

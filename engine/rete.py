@@ -233,7 +233,7 @@ def _compile_type(ftype, keyed, free):
         lines = []
         for ops, outs, flt in paths:
             # the values a field must have to join the tables its rule joins it with
-            pre = [f"{fields[field]} in {const(values, 'V')}" for field, values in flt if field in fields]
+            pre = [f"{fields[field]} in {const(values, 'V')}" for field, values in flt]
             if any(kind == 2 for kind, _, _ in ops):
                 if pre:
                     lines.append(f"{indent}if {' and '.join(pre)}:")
@@ -278,7 +278,8 @@ def _compile_type(ftype, keyed, free):
         return lines
 
     def fields_of(paths):
-        return {what for ops, _, _ in paths for kind, what, _ in ops if kind in (0, 1, 4, 5)}
+        return {what for ops, _, _ in paths for kind, what, _ in ops if kind in (0, 1, 4, 5)} | \
+            {field for _, _, flt in paths for field, _ in flt}
 
     names = {}
     allfields = fields_of(free) | {f for groups in keyed.values() for ps in groups.values() for f in fields_of(ps)}
@@ -485,6 +486,9 @@ class IndexedMatchNode(OrdinaryMatchNode):
             self._right(token)
 
     def _left(self, token):
+        """A token from the left.  _right is its mirror image; the two are kept apart rather
+        than sharing a helper because they are the hottest code of judging (one call each per
+        token a join receives)."""
         if self.join is None or self.loading:
             self._setup_activation(True, token)
             return

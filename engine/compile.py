@@ -396,15 +396,13 @@ class Compiler:
         if isinstance(v, str) and VAR_RE.match(v):
             return self._var(v, cr)
         if isinstance(v, list):
-            s = frozenset(v)
-            return P(lambda x, s=s: x in s)
+            return P(_one_of(frozenset(v), True))
         if isinstance(v, dict):
             inner = v["not"]
             if isinstance(inner, str) and VAR_RE.match(inner):
                 return ~self._var(inner, cr)
             if isinstance(inner, list):
-                s = frozenset(inner)
-                return P(lambda x, s=s: x not in s)
+                return P(_one_of(frozenset(inner), False))
             return ~L(inner)
         return v
 
@@ -744,6 +742,14 @@ def pattern_signature(t, fact):
         elif isinstance(v, (str, int, float, bool)):
             items.append((f, ("l", v)))
     return (t, frozenset(items))
+
+
+def _one_of(values, inside):
+    """The predicate of a list constraint (inside: the value is one of them; else: none of
+    them).  It says what it tests (.members, .inside), so the alpha network can inline it."""
+    fn = (lambda x: x in values) if inside else (lambda x: x not in values)
+    fn.members, fn.inside = values, inside
+    return fn
 
 
 def _admits(row, fields):

@@ -245,6 +245,10 @@ def _compile_type(ftype, keyed, free):
             for kind, what, arg in ops:
                 if kind == 0:
                     conds.append(f"{fields[what]} == {const(arg, 'L')}")
+                elif kind == 4 and isinstance(getattr(arg, "members", None), frozenset):
+                    # a list constraint (compile._one_of): the membership test itself
+                    op = "in" if arg.inside else "not in"
+                    conds.append(f"{fields[what]} is not M and {fields[what]} {op} {const(arg.members, 'S')}")
                 elif kind == 4:
                     conds.append(f"{fields[what]} is not M and {const(arg, 'P')}({fields[what]})")
                 elif kind == 5:

@@ -120,6 +120,8 @@ def bench_judge(kb_dir=None, repeat=1):
         best = times if best is None else [min(a, x) for a, x in zip(best, times)]
         if rep == 0:
             stats("judge (result, no trace), 720 lessons", times)
+        else:
+            stats(f"  pass {rep + 1}", times)
     if repeat > 1:
         stats(f"  the same, each board's best of {repeat} runs", best)
     t = time.perf_counter()

@@ -15,7 +15,7 @@ import operator
 from dataclasses import dataclass, field
 
 from . import _compat  # noqa: F401
-from experta import NOT, TEST, Fact, KnowledgeEngine, L, MATCH, P, Rule  # noqa: E402,F401
+from experta import NOT, TEST, Fact, KnowledgeEngine, L, MATCH, P, Rule, W  # noqa: E402,F401
 from experta.agenda import Agenda  # noqa: E402
 from experta.factlist import FactList  # noqa: E402
 from experta.strategies import DepthStrategy  # noqa: E402
@@ -732,12 +732,11 @@ def dnf(cond):
 def pattern_signature(t, fact):
     """(type, {(field, ("l", literal)) or (field, ("v", variable))}) of a compiled pattern;
     rete.route_bus computes the same from an alpha path's tests."""
-    from experta.fieldconstraint import L as _L, W as _W
     items = []
     for f, v in fact.items():
-        if isinstance(v, _W) and v.__bind__ is not None:
+        if isinstance(v, W) and v.__bind__ is not None:
             items.append((f, ("v", v.__bind__)))
-        elif isinstance(v, _L) and v.__bind__ is None:
+        elif isinstance(v, L) and v.__bind__ is None:
             items.append((f, ("l", v.value)))
         elif isinstance(v, (str, int, float, bool)):
             items.append((f, ("l", v)))

@@ -12,6 +12,7 @@ import string
 
 from engine.compile import TEST_FUNCS, expand_macros
 from engine.facts import BUILTIN_FACTS
+from engine.judging import _sources
 from engine.kbload import TEST_OPS, VAR_RE, load_kb
 
 BUDGET = 50000
@@ -318,16 +319,9 @@ def why_not(g, key, kb=None):
         note = "諸條件本盤皆具：或已成立（見 liuren why 之成立鏈），或其所屬之占本盤未問"
     return {"rule": key, "name": entry.name if entry else key, "fired": False, "family": rule.id if rule.id != key else None,
             "conditions": conds, "bindings": {k.lstrip("$"): v for k, v in b.items() if "~" not in k},
-            "sources": [_source(kb, s) for s in (entry.source if entry else rule.source)],
+            "sources": [{**{k: s[k] for k in ("seed", "para", "quote", "doc") if s.get(k) is not None},
+                         "book": s["book"], "volume": s["volume"]} for s in _sources(kb, entry or rule)],
             "note": note}
-
-
-def _source(kb, s):
-    """A cited source as the HOW chain gives it: seed, ¶, quote, with its book and volume."""
-    book, volume = kb.book_of(s)
-    d = {k: s.get(k) for k in ("seed", "para", "quote", "doc") if s.get(k) is not None}
-    d["book"], d["volume"] = book, volume
-    return d
 
 
 def _matched_texts(cond, b, fb):

@@ -2,11 +2,12 @@
 
 The seeds are not part of the product: they are looked for in $LIUREN_SEEDS, else in
 ../shared/seeds next to the checkout (.ci/run sets LIUREN_SEEDS for its fresh copy); when
-neither is there these tests are skipped.  A quote may leave text out with "…": its pieces must then appear in order.
+neither is there these tests are skipped.  A quote is compared exactly, whitespace included; it
+may leave text out only with an explicit "…" (spaces around it are not part of the quote): its
+pieces must then appear in order.
 """
 import os
 import pathlib
-import re
 
 import pytest
 
@@ -24,10 +25,6 @@ def paragraphs(seed):
     return (SEEDS / seed).read_text(encoding="utf-8").split("\n\n")
 
 
-def norm(s):
-    return re.sub(r"\s+", "", s)
-
-
 def all_sources():
     items = []
     for e in KB.entries.values():
@@ -36,6 +33,11 @@ def all_sources():
         items.append((t.id, t.meta.get("source") or [], []))
     for q in KB.questions.values():
         items.append((q["id"], q.get("source") or [], []))
+    for e in KB.entries.values():             # the worked examples of a book cite it too
+        for kind, boards in (e.meta.get("examples") or {}).items():
+            for i, b in enumerate(boards or []):
+                if b.get("source"):
+                    items.append((f"{e.id}-{kind}{i}", [b["source"]] if isinstance(b["source"], dict) else b["source"], []))
     for tid, src, variants in items:
         for s in src:
             if "seed" in s:
@@ -44,7 +46,7 @@ def all_sources():
 
 def contains_in_order(text, quote):
     pos = 0
-    for piece in [p for p in norm(quote).split("…") if p]:
+    for piece in [p.strip() for p in quote.split("…") if p.strip()]:
         i = text.find(piece, pos)
         if i < 0:
             return False
@@ -57,7 +59,7 @@ def test_quote_is_verbatim(entry, src):
     assert (SEEDS / src["seed"]).is_file(), f"{entry}: no seed file {src['seed']}"
     ps = paragraphs(src["seed"])
     assert 0 <= src["para"] < len(ps), f"{entry}: ¶{src['para']} is past the end of {src['seed']}"
-    assert contains_in_order(norm(ps[src["para"]]), src["quote"]), \
+    assert contains_in_order(ps[src["para"]], src["quote"]), \
         f"{entry}: quote not found in {src['seed']} ¶{src['para']}: {src['quote']}"
 
 
@@ -71,6 +73,6 @@ def variant_cases():
 def test_variant_quote_is_in_a_cited_paragraph(entry, variant):
     # the 底本 text a variant records must stand in one of the paragraphs the entry cites
     e = KB.entries[entry]
-    texts = [norm(paragraphs(s["seed"])[s["para"]]) for s in e.source if "seed" in s]
+    texts = [paragraphs(s["seed"])[s["para"]] for s in e.source if "seed" in s]
     assert any(contains_in_order(t, str(variant["quote"])) for t in texts), \
         f"{entry}: variant {variant['id']} quotes {variant['quote']!r}, which no cited paragraph has"

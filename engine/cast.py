@@ -285,11 +285,22 @@ def _bool_or_none(v, what):
     raise InputError(f"{what} must be true, false or absent")
 
 
+def _branch_or_ganzhi(value, what):
+    """本命 / 行年 given directly, as the books state them (「寅命，行年在未」): a branch or a 干支."""
+    v = str(value).strip()
+    if is_branch(v):
+        return v, None
+    if len(v) == 2 and is_stem(v[0]) and is_branch(v[1]):
+        return parse_ganzhi(v, what)[1], v
+    raise InputError(f"{what} {value!r}: give a branch (寅) or a 干支 (丙寅)")
+
+
 def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, tz=None,
-         born=None, sex=None, year=None, month=None, kb=None, **options):
+         born=None, sex=None, year=None, month=None, benming=None, xingnian=None, kb=None, **options):
     """Cast the board.  Either a moment (ISO string or aware datetime; None = now), or
-    explicit `day` with `jiang` + `hour` or `on` ('亥加丑').  See OPTIONS for **options;
-    `kb` is another KB folder whose kb/core tables to cast with."""
+    explicit `day` with `jiang` + `hour` or `on` ('亥加丑').  `born` + `sex` give 本命 and
+    行年; or give them directly as the books do (`benming='寅', xingnian='未'`).  See OPTIONS
+    for **options; `kb` is another KB folder whose kb/core tables to cast with."""
     from . import calendar as cal
     opts = check_options(options)
     kb = str(kb) if kb else None
@@ -367,6 +378,7 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
             by_el.setdefault(T.element[b], T.by_season[(season[1], b)])
         wangxiang = tuple(sorted(by_el.items(), key=lambda kv: "木火土金水".index(kv[0])))
 
+    given_benming, given_xingnian = benming, xingnian
     benming = benming_gz = xn = xn_gz = None
     if sex is not None and str(sex) not in ("m", "f", "男", "女"):
         raise InputError(f"--sex {sex!r}: use m or f")
@@ -384,9 +396,15 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
             start, direction_ = T.xingnian[sexname]
             _, xn_gz = cal.xingnian(year_no, by, sexname, start, direction_)
             xn = xn_gz[1]
-    elif sexname:
+    elif sexname and given_benming is None and given_xingnian is None:
         notes.append("本命 and 行年 unknown: give --born")
-
+    if given_benming is not None or given_xingnian is not None:
+        if born is not None:
+            raise InputError("give --born (with --sex) or --benming/--xingnian, not both")
+        if given_benming is not None:
+            benming, benming_gz = _branch_or_ganzhi(given_benming, "--benming")
+        if given_xingnian is not None:
+            xn, xn_gz = _branch_or_ganzhi(given_xingnian, "--xingnian")
     return Board(
         day=day, day_yinyang=T.yinyang[day[0]], jiang=jiang, jiang_name=T.jiang_name[jiang], hour=hour,
         offset=offset, daytime=daytime, plate_t=tuple(badd(b, offset) for b in BRANCHES),

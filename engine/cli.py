@@ -35,6 +35,8 @@ def _cast_args(p):
     g.add_argument("--month", help="explicit cast: the month 干支 (己亥) for 月建 and the season")
     g.add_argument("--born", help="birth year (1990) or date (1990-02-01) for 本命 and 行年")
     g.add_argument("--sex", help="m or f (行年)")
+    g.add_argument("--benming", help="本命 given directly, as the books do (寅, or 丙寅); instead of --born")
+    g.add_argument("--xingnian", help="行年 given directly (未, or 乙未); instead of --born/--sex")
     o = p.add_argument_group("casting options (default first)")
     o.add_argument("--guiren", help="甲牛|甲羊: 貴人 school")
     o.add_argument("--shehai", help="count|mengzhong: how 涉害 decides")
@@ -44,7 +46,7 @@ def _cast_args(p):
 
 def cast_kwargs(a):
     kw = {}
-    for k in ("tz", "day", "jiang", "hour", "on", "year", "month", "born", "sex",
+    for k in ("tz", "day", "jiang", "hour", "on", "year", "month", "born", "sex", "benming", "xingnian",
               "guiren", "shehai", "day_boundary", "yuejiang", "kb"):
         v = getattr(a, k, None)
         if v is not None:

@@ -30,9 +30,9 @@ def header(board):
     if board.taisui:
         extra.append(f"太歲 {board.taisui}")
     if board.benming:
-        extra.append(f"本命 {board.benming_gz}")
+        extra.append(f"本命 {board.benming_gz or board.benming}")
     if board.xingnian:
-        extra.append(f"行年 {board.xingnian_gz}")
+        extra.append(f"行年 {board.xingnian_gz or board.xingnian}")
     lines.append("　".join(extra))
     if board.wangxiang:
         lines.append("旺相：" + " ".join(f"{e}{s}" for e, s in board.wangxiang))

@@ -6,7 +6,7 @@ import sys
 
 from .errors import InputError, LiurenError
 
-KIND_LABEL = {"格": "格", "神煞": "神煞", "斷": "斷", "總則": "總則", "類相": "類相", "占驗": "占驗", "起例": "起例"}
+KIND_LABEL = {}      # kind -> heading, when it differs from the kind itself
 POSITIONS = {"日干", "日支", "干上", "干陰", "支上", "支陰", "初傳", "中傳", "末傳", "占時", "月將", "月建",
              "太歲", "本命", "行年", "旬首", "旬尾"}
 
@@ -52,6 +52,29 @@ def _check_variants(kb, variants):
         ids = [x["id"] for x in ents[k].variants]
         if v not in ids:
             raise InputError(f"--variant {k}={v}: {k} has variants {', '.join(ids) or '(none)'}")
+
+
+def book_filter(kb, wanted):
+    """--book values (a book 六壬大全, a book and volume 六壬大全卷七, or a seed number 107) as
+    a test on a firing: does one of its sources come from one of them?  Unknown → InputError."""
+    if not wanted:
+        return None
+    keys = {}
+    for seed, b in kb.books.items():
+        if not seed:
+            continue
+        book, vol = b.get("book", ""), b.get("volume", "")
+        for k in (book, f"《{book}》", book + vol, f"《{book}》{vol}", seed[:3]):
+            keys.setdefault(k, set()).add(seed)
+    seeds = set()
+    for w in wanted:
+        w = w.strip()
+        if w not in keys:
+            names = sorted({b.get("book", "") for b in kb.books.values() if b.get("book")})
+            raise InputError(f"--book {w!r}: not a book of this KB (books: {'、'.join(names)}; "
+                             "or a book and volume such as 六壬大全卷七, or a seed number such as 107)")
+        seeds |= keys[w]
+    return lambda f: any(s.get("seed") in seeds for s in f.sources)
 
 
 def firing_line(f, result=None):
@@ -106,15 +129,23 @@ def cmd_judge(a):
     variants = variants_of(a)
     if variants:
         _check_variants(kb_of(a), variants)
+    keep = book_filter(kb_of(a), a.book)
     r = judge(dict(kw, variants=variants, question=a.question, kb=a.kb))
     if a.json:
-        print(_dump(r.to_dict()))
+        d = r.to_dict()
+        if keep:
+            d["fired"] = [f.to_dict(r) for f in r.fired if keep(f)]
+            d["books"] = list(a.book)
+        print(_dump(d))
         return 0
     print(board_text(r.board))
     if r.question:
         print("所問：" + (f"{r.asked}（即 {r.question}）" if r.asked != r.question else r.question))
     print()
     groups = r.by_kind(include_placements=a.all)
+    if keep:
+        groups = {k: [f for f in fs if keep(f)] for k, fs in groups.items()}
+        groups = {k: fs for k, fs in groups.items() if fs}
     if not groups:
         print("（無任何規則成立）")
     for kind, fs in groups.items():
@@ -360,12 +391,15 @@ def add_commands(sub, cast_args):
     add_judge_args(j)
     j.add_argument("--json", action="store_true", help="{board, fired, trace} as JSON")
     j.add_argument("--all", action="store_true", help="also list the placements (起例)")
+    j.add_argument("--book", action="append", default=[], metavar="BOOK",
+                   help="only judgments citing this book (六壬大全, 六壬經緯, 六壬銀河櫂), book and volume "
+                        "(六壬大全卷七) or seed number (107); may be repeated")
     j.set_defaults(fn=cmd_judge)
 
     r = sub.add_parser("rules", help="list or show the rules")
     rs = r.add_subparsers(dest="rcmd", required=True, parser_class=sub._parser_class)
     rl = rs.add_parser("list", help="list rules (and reported table rows)")
-    rl.add_argument("--kind", help="only this kind (格 神煞 斷 總則 類相 起例 占驗)")
+    rl.add_argument("--kind", help="only this kind (課體 格 畢法 神煞 斷 總則 類相 占驗 起例)")
     rl.add_argument("--source", help="only those citing this seed (000 … 004)")
     rl.add_argument("--json", action="store_true")
     add_kb_arg(rl)

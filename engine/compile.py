@@ -22,11 +22,10 @@ from experta.strategies import DepthStrategy  # noqa: E402
 
 from .errors import KBError, RunawayError  # noqa: E402
 from .facts import BUILTIN_FACTS  # noqa: E402
-from .kbload import VAR_RE, then_facts  # noqa: E402
+from .kbload import JUDGMENT_KINDS, VAR_RE, then_facts  # noqa: E402
 from .rete import (LiurenMatcher, dirty_conflict_sets, fast_tokens, index_joins, restore,  # noqa: E402
                    route_bus, snapshot)
 
-JUDGMENT_KINDS = ("格", "神煞", "斷", "總則", "類相", "占驗")
 TEST_FUNCS = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
               "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
               "in": lambda a, b: a in b, "notin": lambda a, b: a not in b}

@@ -7,9 +7,12 @@ assert derived types (空, 煞, 見, 格 …) declared by their `then`.
 
 # type -> fields and what they mean (also printed by `liuren kb facts`)
 BUILTIN_FACTS = {
-    "位": {"fields": ["位", "支", "干", "干支"], "text": "{位} {支}",
+    "位": {"fields": ["位", "支", "干", "干支", "盤", "天", "地"], "text": "{位} {支}",
           "doc": "a board position and its branch: 日干 (支 = its 寄宮, 干 = the stem), 日支, 干上, 干陰, 支上, "
-                 "支陰, 初傳, 中傳, 末傳, 占時, 月將, 旬首, 旬尾; when known 月建, 太歲, 本命, 行年 (干支 too)"},
+                 "支陰, 初傳, 中傳, 末傳, 占時, 月將, 旬首, 旬尾; when known 月建, 太歲, 本命, 行年 (干支 too).  "
+                 "盤 says which plate the position's branch is on (天: a 天盤 branch, 地: a 地盤 position, 無: no "
+                 "place, as 旬首 旬尾); 天 and 地 are the place: the 天盤 branch there and the 地盤 position under "
+                 "it (for 日干 寄未 on 巳加子: 天 子, 地 未 — the place of 干上 too)"},
     "盤": {"fields": ["天", "地", "將"], "text": "{將} 乘 {天} 臨 {地}",
           "doc": "the plate: 天盤 branch 天 sits on 地盤 position 地 and carries the general 將 (所乘 / 所臨)"},
     "課": {"fields": ["課", "上", "下", "下支"], "text": "第{課}課 {上}/{下}",
@@ -32,6 +35,26 @@ BUILTIN_FACTS = {
 }
 RESERVED_FIELDS = {"t", "id"}
 
+# Which plate each position's branch stands on (kb/README.md, "Positions and places"): the 四課
+# 上神, the 三傳 and 月將 are 天盤 branches; 日干 (its 寄宮), 日支, 占時, 本命, 行年, 太歲 and 月建
+# are 地盤 positions, whose 上神 is the 天盤 branch over them; 旬首 and 旬尾 name branches, not places.
+PLATE_OF_POSITION = {
+    **dict.fromkeys(("干上", "干陰", "支上", "支陰", "初傳", "中傳", "末傳", "月將"), "天"),
+    **dict.fromkeys(("日干", "日支", "占時", "本命", "行年", "太歲", "月建"), "地"),
+    **dict.fromkeys(("旬首", "旬尾"), "無"),
+}
+
+
+def place(board, pos, branch):
+    """(盤, 天, 地) of a position: its plate, the 天盤 branch at its place and the 地盤 position
+    under it ((無, None, None) for a branch that is no place)."""
+    plate = PLATE_OF_POSITION[pos]
+    if plate == "天":
+        return plate, branch, board.under(branch)
+    if plate == "地":
+        return plate, board.over(branch), branch
+    return plate, None, None
+
 
 def board_facts(board, question=None):
     """All built-in facts of a cast board, as dicts (deterministic order)."""
@@ -44,12 +67,10 @@ def board_facts(board, question=None):
     add("日", 干=d[0], 支=d[1], 干支=d, 陰陽=board.day_yinyang, 旬=board.xun.name,
         旬首=board.xun.head, 旬尾=board.xun.tail)
     for pos, branch in board.positions().items():
-        if pos == "日干":
-            add("位", 位="日干", 支=branch, 干=d[0])
-        elif pos in ("本命", "行年", "太歲", "月建") and board.ganzhi_of(pos):
-            add("位", 位=pos, 支=branch, 干支=board.ganzhi_of(pos))
-        else:
-            add("位", 位=pos, 支=branch)
+        plate, heaven, earth = place(board, pos, branch)
+        add("位", 位=pos, 支=branch, 干=d[0] if pos == "日干" else None,
+            干支=board.ganzhi_of(pos) if pos in ("本命", "行年", "太歲", "月建") else None,
+            盤=plate, 天=heaven, 地=earth)
     for earth, heaven in board.plate_items():
         add("盤", 天=heaven, 地=earth, 將=board.generals[heaven])
     for n, l in zip("一二三四", board.lessons):

@@ -17,13 +17,13 @@ import networkx as nx
 
 from .board import Board
 from .cast import cast
-from .compile import JUDGMENT_KINDS, build
+from .compile import build
 from .errors import InputError
-from .facts import BUILTIN_FACTS, board_facts
-from .kbload import CALC_OPS, VAR_RE, load_kb
+from .facts import BUILTIN_FACTS, PLATE_OF_POSITION, board_facts
+from .kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, load_kb
 from .symbols import BRANCHES, is_branch
 
-KIND_ORDER = ("格", "神煞", "斷", "總則", "類相", "占驗", "起例")
+KIND_ORDER = RULE_KINDS
 
 
 @functools.lru_cache(maxsize=32)
@@ -81,6 +81,7 @@ class Firing:
     internal: bool = False     # a helper the compiler made for a negation (in the trace, not in `fired`)
     routes: list = field(default_factory=list)     # other firings reaching this same judgment
     repeat_of: int | None = None   # set on those others: the firing that stands for them in `fired`
+    about_at: list | None = None   # for each branch of `about`, the position it stands at (or None)
 
     @property
     def defeated(self):
@@ -190,13 +191,25 @@ class Recorder:
             facts.setdefault(key, d)
             origin.setdefault(key, n)
             conclusions.append(key)
+        about_at = None
         if rule.about:
-            about = [a for a in (_resolve(a, bindings) for a in rule.about) if is_branch(a)]
+            about, about_at = [], []
+            for a in rule.about:
+                if isinstance(a, dict):             # {支: $b, 位: $p}: the branch as it stands at $p
+                    x, at = _resolve(a.get("支"), bindings), _resolve(a.get("位"), bindings)
+                else:
+                    x, at = _resolve(a, bindings), None
+                if is_branch(x):
+                    about.append(x)
+                    about_at.append(at if at in PLATE_OF_POSITION else None)
+            if not any(about_at):
+                about_at = None
         else:
             about = list(dict.fromkeys(v for v in bindings.values() if type(v) is str and v in _BRANCHES))
         self.firings.append(Firing(
             n, rule.id, report, meta.name, meta.kind, meta.reading, meta.valence, bindings, premises,
-            conclusions, meta.sources, cr.variant, about, [], [], meta.interpretation, calc, cr.internal))
+            conclusions, meta.sources, cr.variant, about, [], [], meta.interpretation, calc, cr.internal,
+            about_at=about_at))
         return new
 
     def _meta(self, cr, report):
@@ -347,18 +360,20 @@ class Judgment:
                 g.routes.append(f.n)
 
     def _aspects(self):
-        sha = {}
+        # the 煞 of each branch; a 天將 (據 將) belongs to the 天盤 branch it rides, so it is left
+        # out where the branch is a 地盤 place (所臨, or a branch seen at 日干 日支 占時 …)
+        sha, earth = {}, {}
         for d in self.wm:
             if d["t"] == "煞" and is_branch(d.get("支")):
-                sha.setdefault(d["支"], [])
-                if d["煞"] not in sha[d["支"]]:
-                    sha[d["支"]].append(d["煞"])
+                for m in (sha, earth) if d.get("據") != "將" else (sha,):
+                    m.setdefault(d["支"], [])
+                    if d["煞"] not in m[d["支"]]:
+                        m[d["支"]].append(d["煞"])
         b = self.board
         for f in self.firings:
             if f.kind == "起例":
                 continue
-            f.aspects = [{"branch": x, "rides": b.generals[x], "belongs": sha.get(x, []),
-                          "sits_on": b.under(x), "sits_on_sha": sha.get(b.under(x), [])} for x in f.about]
+            f.aspects = [_aspect(b, x, at, sha, earth) for x, at in zip(f.about, f.about_at or [None] * len(f.about))]
 
     @property
     def fired(self):
@@ -472,6 +487,23 @@ class Judgment:
                 "findings": self.findings(),
                 "fired": [f.to_dict(self) for f in self.fired],
                 "trace": nx.node_link_data(self.graph, edges="links")}
+
+
+def _aspect(board, x, at, sha, earth):
+    """所乘 / 所屬 / 所臨 of a branch a judgment is about.  A 天盤 branch (the default, and any
+    branch seen at a 天盤 position): the general riding it, its 煞, the 地盤 position it sits on
+    and that position's 煞.  A branch seen at a 地盤 position (日干's 寄宮, 日支, 占時, 本命 …) is
+    that place itself: the general there is the one riding the 天盤 branch over it (`over`), and
+    it sits on nothing.  (A general seen at a 地盤 position is about the 天盤 branch over it.)"""
+    if at is not None and PLATE_OF_POSITION.get(at) == "地" and board.positions().get(at) == x:
+        t = board.over(x)
+        return {"branch": x, "at": at, "plate": "地", "over": t, "rides": board.generals[t],
+                "belongs": earth.get(x, []), "sits_on": None, "sits_on_sha": []}
+    d = {"branch": x, "rides": board.generals[x], "belongs": sha.get(x, []),
+         "sits_on": board.under(x), "sits_on_sha": earth.get(board.under(x), [])}
+    if at is not None:
+        d.update(at=at, plate="天")
+    return d
 
 
 def _plain(d):

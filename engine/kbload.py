@@ -24,7 +24,10 @@ VAR_RE = re.compile(r"^\$[^\s$]+$")
 VALENCES = ("吉", "凶", "平", "吉凶兩見", "視所乘")
 TEST_OPS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "in": "in", "notin": "not in"}
 CALC_OPS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "neg": "−"}
-RULE_KINDS = ("格", "神煞", "斷", "總則", "類相", "起例", "占驗")
+# kinds of rule, in the order judgments are listed: the 課體 of the lesson, 格, 畢法 (《畢法賦》's
+# hundred 法), 神煞, 斷, 總則, 類相, 占驗; 起例 (placements) are not judgments
+JUDGMENT_KINDS = ("課體", "格", "畢法", "神煞", "斷", "總則", "類相", "占驗")
+RULE_KINDS = JUDGMENT_KINDS + ("起例",)
 SOURCE_KEYS_SEED = {"seed", "para", "quote", "note"}
 SOURCE_KEYS_DOC = {"doc", "section", "book", "quote", "note"}
 ROW_META = {"id", "name", "aliases", "labels", "source", "reading", "valence", "interpretation",
@@ -469,6 +472,41 @@ def _check_source(kb, path, item, err, required=True):
             err(path, line, "source: quote (the verbatim classical text) is missing")
 
 
+EXAMPLE_KINDS = {"fires", "silent", "unmet"}
+EXAMPLE_KEYS = {"board", "why", "source", "chuan", "says", "note"}
+
+
+def _check_example(kb, path, b, kind, err, what, line):
+    """An example board: `board` (cast arguments) and `why`; a worked example of a book also
+    cites it (`source`, one {seed, para, quote}) and may give the 三傳 the book prints (`chuan`,
+    checked against the cast).  `unmet` lists the book's examples this encoding does not
+    reproduce: `says` is what the book says (fires, silent, or chuan: the cast differs)."""
+    if not isinstance(b, dict) or "board" not in b or "why" not in b:
+        return err(path, line, f"{what}: each example needs board (cast arguments) and why (one line)")
+    extra = set(b) - EXAMPLE_KEYS
+    if extra:
+        err(path, b.kline(sorted(extra)[0]), f"{what}: example has unknown key(s) {sorted(extra)} "
+                                             f"(keys: {', '.join(sorted(EXAMPLE_KEYS))})")
+    if not isinstance(b["board"], dict):
+        err(path, b.kline("board"), f"{what}: an example's board is a mapping of cast arguments")
+    if "source" in b:
+        holder = LMap(source=[b["source"]] if isinstance(b["source"], dict) else b["source"], id=what)
+        holder.line = b.kline("source")
+        _check_source(kb, path, holder, err)
+    if "chuan" in b:
+        c = b["chuan"]
+        if not (isinstance(c, str) and len(c) == 3 and all(x in "子丑寅卯辰巳午未申酉戌亥" for x in c)):
+            err(path, b.kline("chuan"), f"{what}: chuan is the book's 三傳 as three branches, e.g. 午卯子 (got {c!r})")
+    if kind == "unmet":
+        if "source" not in b:
+            err(path, b.line, f"{what}: an unmet example is a book's worked example: it needs its source")
+        if b.get("says") not in ("fires", "silent", "chuan"):
+            err(path, b.kline("says") if "says" in b else b.line,
+                f"{what}: an unmet example says what the book says: says: fires | silent | chuan")
+    elif "says" in b:
+        err(path, b.kline("says"), f"{what}: says: belongs to unmet examples only")
+
+
 def _check_common(kb, path, item, err, what):
     if "valence" in item and item["valence"] not in VALENCES:
         err(path, item.kline("valence"), f"{what}: valence {item['valence']!r} is not one of {'、'.join(VALENCES)}")
@@ -482,17 +520,15 @@ def _check_common(kb, path, item, err, what):
         err(path, item.kline("labels"), f"{what}: labels must be a mapping like {{ja: …}}")
     ex = item.get("examples")
     if ex is not None:
-        if not isinstance(ex, dict) or set(ex) - {"fires", "silent"}:
-            err(path, item.kline("examples"), f"{what}: examples must be {{fires: [...], silent: [...]}}")
+        if not isinstance(ex, dict) or set(ex) - EXAMPLE_KINDS:
+            err(path, item.kline("examples"), f"{what}: examples must be {{fires: [...], silent: [...], unmet: [...]}}")
         else:
             for k, boards in ex.items():
                 if not isinstance(boards, list):
                     err(path, ex.kline(k), f"{what}: examples.{k} must be a list")
                     continue
                 for b in boards:
-                    if not isinstance(b, dict) or "board" not in b or "why" not in b:
-                        err(path, getattr(b, "line", ex.kline(k)),
-                            f"{what}: each example needs board (cast arguments) and why (one line)")
+                    _check_example(kb, path, b, k, err, what, getattr(b, "line", ex.kline(k)))
     for k in ("unreachable", "always"):
         un = item.get(k)
         if un is not None and not (isinstance(un, dict) and "why" in un
@@ -766,8 +802,17 @@ def _check_rule_conditions(kb, rule, known_types, err):
     if rule.as_var and rule.as_var not in bound:
         err(rule.file, rule.meta.kline("as"), f"rule {rule.id}: as {rule.as_var} is not bound by a condition")
     for a in rule.about:
-        if isinstance(a, str) and a.startswith("$") and a not in bound:
-            err(rule.file, rule.meta.kline("about"), f"rule {rule.id}: about uses {a}, which no condition binds")
+        if isinstance(a, dict):
+            if set(a) - {"支", "位"} or "支" not in a:
+                err(rule.file, rule.meta.kline("about"), f"rule {rule.id}: an about item is a branch, or "
+                                                         "{支: $b, 位: $p} (the branch as it stands at position $p)")
+                continue
+            parts = list(a.values())
+        else:
+            parts = [a]
+        for x in parts:
+            if isinstance(x, str) and x.startswith("$") and x not in bound:
+                err(rule.file, rule.meta.kline("about"), f"rule {rule.id}: about uses {x}, which no condition binds")
 
 
 def _bad_calc(val):

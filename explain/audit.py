@@ -20,6 +20,7 @@ import time
 from collections import Counter, defaultdict
 
 from engine.errors import InputError
+from engine.kbload import JUDGMENT_KINDS
 from engine.symbols import BRANCHES, JIAZI
 
 MONTHS = ["丙寅", "丁卯", "戊辰", "己巳", "庚午", "辛未", "壬申", "癸酉", "甲戌", "乙亥", "丙子", "丁丑"]
@@ -246,7 +247,7 @@ def analyse(kb, boards, fired_at, pairs):
     from engine.cast import OPTIONS
     space_options = {k: boards[0][k] for k in OPTIONS if boards and k in boards[0]}
     ents = kb.entries
-    judged = {e.id for e in ents.values() if e.kind in ("格", "神煞", "斷", "總則", "類相", "占驗")}
+    judged = {e.id for e in ents.values() if e.kind in JUDGMENT_KINDS}
     checkable = [e for e in ents.values() if e.id in kb.rules or
                  (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
     never = sorted(e.id for e in checkable if not fired_at.get(e.id))

@@ -92,8 +92,9 @@ def how(g, key, _depth=0, _targets=None):
     aspects, seen = [], set()
     for n in targets:
         for a in g.nodes[n].get("aspects") or []:
-            if a["branch"] not in seen:
-                seen.add(a["branch"])
+            k = (a["branch"], a.get("plate"), a.get("at"))
+            if k not in seen:
+                seen.add(k)
                 aspects.append(a)
     imagery_all = g.graph.get("imagery") or {}
     symbols = []

@@ -9,8 +9,11 @@ from engine.judging import cite
 
 def _aspect_lines(a):
     belongs = "、".join(a["belongs"]) or "（無）"
+    if a.get("plate") == "地":          # a 地盤 place (日干 寄宮, 日支, 占時 …): the general over it
+        return [f"{a['branch']}（{a['at']}，地盤）：上神 {a['over']} 乘 {a['rides']}；所屬 {belongs}"]
     sits = "、".join(a["sits_on_sha"]) or "（無）"
-    return [f"{a['branch']}：所乘 {a['rides']}；所屬 {belongs}；所臨 {a['sits_on']}（{sits}）"]
+    where = f"（{a['at']}）" if a.get("at") else ""
+    return [f"{a['branch']}{where}：所乘 {a['rides']}；所屬 {belongs}；所臨 {a['sits_on']}（{sits}）"]
 
 
 def _board_head(c):

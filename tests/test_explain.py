@@ -127,7 +127,7 @@ def test_graphml_round_trip(graph, tmp_path):
 def test_node_link_json_round_trip(graph):
     h = nx.node_link_graph(json.loads(FORMATS["json"](graph)), edges="links")
     assert set(h.nodes) == set(graph.nodes) and set(h.edges) == set(graph.edges)
-    assert h.nodes["fact:位|位=初傳|支=亥"]["text"] == "初傳 亥"
+    assert h.nodes["fact:位|位=初傳|地=丑|天=亥|支=亥|盤=天"]["text"] == "初傳 亥"
 
 
 def test_dot_parses(graph):

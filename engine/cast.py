@@ -82,8 +82,10 @@ def structure(day, offset, shehai="count", kb=None):
             steps.append(_step(f"伏吟無克，柔日取支上神 {first} 為用（自信）", "fuyin"))
         subtype = "自任" if yy == "陽" else "自信"
         if T.xing_of[first] == first:
+            # 「凡伏吟用起自刑之神，傳行杜塞，為杜傳格」 (卷七)
+            subtype = "杜傳"
             mid = zhi_up if origin == "干" else gan_up
-            steps.append(_step(f"初傳 {first} 自刑，次傳取{'支' if origin == '干' else '干'}上神 {mid}", "fuyin-zixing"))
+            steps.append(_step(f"初傳 {first} 自刑，次傳取{'支' if origin == '干' else '干'}上神 {mid}（杜傳）", "fuyin-zixing"))
         else:
             mid = T.xing_of[first]
             steps.append(_step(f"中傳取初傳所刑：{first} 刑 {mid}", "fuyin"))
@@ -91,6 +93,11 @@ def structure(day, offset, shehai="count", kb=None):
             last = T.chong_of[mid]
             subtype = "杜傳"
             steps.append(_step(f"中傳 {mid} 又自刑，末傳取其沖 {last}（杜傳）", "fuyin-zixing"))
+        elif T.xing_of[mid] == first:
+            # 子卯 刑 each other: the transmission does not go back to 初, 末 is 中's 沖
+            last = T.chong_of[mid]
+            subtype = "杜傳"
+            steps.append(_step(f"中傳 {mid} 刑回初傳 {first}（{first}{mid}兩刑），不複再傳，末傳取其沖 {last}（杜傳）", "fuyin-dufu"))
         else:
             last = T.xing_of[mid]
             steps.append(_step(f"末傳取中傳所刑：{mid} 刑 {last}", "fuyin"))

@@ -245,3 +245,28 @@ def test_calendar_cache_agrees_with_lunar_python(naive, hours, boundary):
     assert (got["year"], got["month"], got["day"], got["hour"]) == (ec.getYear(), ec.getMonth(), el.getDay(), el.getTime())
     assert got["jieqi"] == JIEQI_NAMES[lunar.getPrevJieQi(False).getName()]
     assert got["zhongqi"] == JIEQI_NAMES[lunar.getPrevQi(False).getName()]
+
+
+# 《六壬大全》卷七 杜傳格 (107 ¶473) lists every 杜傳 lesson of 伏吟 with its 三傳
+DUFU = {"壬辰": "亥辰戌", "壬午": "亥午子", "乙亥": "辰亥巳", "乙酉": "辰酉卯", "丁卯": "卯子午", "己卯": "卯子午",
+        "辛卯": "卯子午", "壬申": "亥申寅", "壬戌": "亥戌未", "壬子": "亥子卯", "壬寅": "亥寅巳", "乙丑": "辰丑戌",
+        "乙未": "辰未丑", "乙巳": "辰巳申", "乙卯": "辰卯子", "丁酉": "酉未丑", "己酉": "酉未丑", "辛酉": "酉戌未",
+        "丁亥": "亥未丑", "己亥": "亥未丑", "辛亥": "亥戌未"}
+
+
+@pytest.mark.parametrize("day", sorted(DUFU))
+def test_every_dufu_lesson_of_the_book(day):
+    t = cast(day=day, on="子加子").transmissions
+    assert "".join(t.branches) == DUFU[day]
+    assert t.gate == "伏吟" and t.subtype == "杜傳"
+
+
+def test_dufu_is_exactly_the_books_list():
+    # no other 伏吟 lesson is 杜傳
+    dufu = {d for d in JIAZI if cast(day=d, on="子加子").transmissions.subtype == "杜傳"}
+    assert dufu == set(DUFU)
+
+
+def test_zimao_dufu_step_cites_the_line():
+    steps = cast(day="丁卯", on="子加子").transmissions.steps
+    assert any("子卯兩刑，不複再傳，以子衝午為末傳也" in s.verse for s in steps)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import functools
+import os
 import re
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -34,10 +35,25 @@ _ISO = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}[T ]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?"
                   r"(Z|[+-]\d{2}:?\d{2})?$")
 
 
+_POSIX_TZ = re.compile(r"^[A-Za-z]{3,}[+-]?\d{1,2}(:\d{2}){0,2}([A-Za-z]{3,}([+-]?\d{1,2}(:\d{2}){0,2})?(,.*)?)?$")
+
+
 def zone(tz):
-    """A tzinfo for an IANA name, or the machine's zone for None."""
+    """A tzinfo for an IANA name, or the machine's zone for None.  The machine's zone is read
+    from the environment's TZ when it is set: an unknown name there is an error too (the C
+    library would silently read it as UTC)."""
     if tz is None:
-        return None
+        env = os.environ.get("TZ")
+        if not env:
+            return None
+        name = env[1:] if env.startswith(":") else env
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError, TypeError):
+            if _POSIX_TZ.match(name):
+                return None                 # a POSIX rule such as CET-1CEST: the C library reads it
+            raise InputError(f"the environment's TZ={env!r} is not a known time zone "
+                             "(use an IANA name such as Asia/Shanghai, or --tz)") from None
     try:
         return ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError, TypeError):

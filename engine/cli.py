@@ -119,6 +119,8 @@ def main(argv=None):
     p = build_parser()
     a = p.parse_args(argv)
     try:
+        from .cli_kb import check_kb_arg
+        check_kb_arg(a)
         rc = a.fn(a)
     except LiurenError as e:
         print(f"liuren: {e}", file=sys.stderr)

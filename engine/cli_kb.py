@@ -5,6 +5,7 @@ import json
 import sys
 
 from .errors import InputError, LiurenError
+from .kbload import MANIFEST
 
 KIND_LABEL = {}      # kind -> heading, when it differs from the kind itself
 POSITIONS = {"日干", "日支", "干上", "干陰", "支上", "支陰", "初傳", "中傳", "末傳", "占時", "月將", "月建",
@@ -41,9 +42,18 @@ def kb_of(a):
     return load_kb(getattr(a, "kb", None))
 
 
+def check_kb_arg(a):
+    """--kb names a folder: an empty value is an error, not the installed kb/."""
+    if getattr(a, "kb", None) is not None and not str(a.kb).strip():
+        raise InputError("--kb '': give a knowledge-base folder (or leave --kb out for the installed kb/)")
+
+
 def _check_variants(kb, variants):
     for k, v in variants.items():
         if k == "*":
+            known = sorted({x["id"] for e in kb.entries.values() for x in e.variants})
+            if v not in known:
+                raise InputError(f"--variant '*={v}': no entry has a variant {v!r} (variants: {', '.join(known) or '(none)'})")
             continue
         ents = kb.entries
         if k not in ents:
@@ -163,7 +173,14 @@ def cmd_judge(a):
 
 
 def cmd_rules_list(a):
+    from .kbload import RULE_KINDS
     kb = kb_of(a)
+    if a.kind and a.kind not in RULE_KINDS:
+        raise InputError(f"--kind {a.kind!r} is not a kind (kinds: {'、'.join(RULE_KINDS)})")
+    if a.source:
+        seeds = sorted({s[:3] for s in kb.books if s} | {(s.get("seed") or "")[:3] for e in _listed(kb) for s in e.source} - {""})
+        if a.source[:3] not in seeds:
+            raise InputError(f"--source {a.source!r}: no entry cites it (seeds: {'、'.join(seeds)})")
     rows = []
     for e in _listed(kb):
         if a.kind and e.kind != a.kind:
@@ -270,7 +287,8 @@ def cmd_lookup(a):
 
 def cmd_kb_check(a):
     from .kbload import load_kb
-    kb, errors = load_kb(getattr(a, "kb", None), collect=True)
+    # always read the files afresh (not this process's cached KB): they may have just changed
+    kb, errors = load_kb.__wrapped__(getattr(a, "kb", None), collect=True)
     for e in errors:
         print(f"liuren: {e}", file=sys.stderr)
     if errors:
@@ -282,10 +300,62 @@ def cmd_kb_check(a):
         except LiurenError as e:
             print(f"liuren: {e}", file=sys.stderr)
             return 2
+    problems, notes = compare_manifest(kb)
+    if getattr(a, "update_manifest", False):
+        write_manifest(kb)
+        problems, notes = [], [f"manifest written: {kb.root / MANIFEST}"]
+    for f in sorted(kb.file_counts):
+        print(f"{f}: {_counts_text(kb.file_counts[f])}")
+    for n in notes:
+        print(f"note: {n}")
+    for msg in problems:
+        print(f"liuren: {msg}", file=sys.stderr)
+    if problems:
+        return 2
     nrows = sum(1 for t in kb.tables.values() for r in t.rows if r.id)
     print(f"{kb.root}: {len(kb.files)} files, {len(kb.rules)} rules, {len(kb.tables)} tables "
           f"({nrows} named rows), {len(kb.questions)} questions — ok")
     return 0
+
+
+_COUNT_ORDER = ("rules", "tables", "named rows", "questions", "facts", "macros", "verses", "books", "docs", "options")
+
+
+def _counts_text(c):
+    return ", ".join(f"{c[k]} {k}" for k in _COUNT_ORDER if c.get(k)) or "nothing"
+
+
+def compare_manifest(kb):
+    """What each file holds against kb/manifest.yaml: a file gone or holding fewer entries is a
+    problem (a KB that shrinks is not ok without a word); more entries or a new file is a note."""
+    if kb.manifest is None:
+        return [], [f"no {MANIFEST} in {kb.root}: the counts above are not pinned (kb check --update-manifest)"]
+    problems, notes = [], []
+    for f, want in sorted(kb.manifest.items()):
+        have = kb.file_counts.get(f)
+        if have is None:
+            problems.append(f"{kb.root.name}/{f}: the manifest lists it ({_counts_text(want)}), but it is gone")
+            continue
+        for k in _COUNT_ORDER:
+            w, h = int(want.get(k, 0) or 0), have.get(k, 0)
+            if h < w:
+                problems.append(f"{kb.root.name}/{f}: holds {h} {k}, the manifest says {w} — entries were lost "
+                                "(after a deliberate change: liuren kb check --update-manifest)")
+            elif h > w:
+                notes.append(f"{f}: {h} {k} (manifest: {w})")
+    for f in sorted(set(kb.file_counts) - set(kb.manifest)):
+        notes.append(f"{f}: a new file, not in the manifest")
+    return problems, notes
+
+
+def write_manifest(kb):
+    import yaml
+    body = {f: {k: c[k] for k in _COUNT_ORDER if c.get(k)} for f, c in sorted(kb.file_counts.items())}
+    text = ("# What each file of this knowledge base holds.  `liuren kb check` compares the KB with it:\n"
+            "# a file that is gone or holds fewer entries is an error.  After a deliberate change:\n"
+            "#   liuren kb check --update-manifest\n")
+    (kb.root / MANIFEST).write_text(text + yaml.safe_dump({"manifest": body}, allow_unicode=True, sort_keys=False),
+                                    encoding="utf-8")
 
 
 def cmd_kb_facts(a):
@@ -318,6 +388,8 @@ def search_boards(extras=None):
 
 def cmd_kb_examples(a):
     from .judging import judge
+    if a.max < 1:
+        raise InputError(f"--max {a.max}: the number of boards to try must be at least 1")
     kb = kb_of(a)
     e = resolve_entry(kb, a.rule)
     extra = {}
@@ -420,6 +492,8 @@ def add_commands(sub, cast_args):
     k = sub.add_parser("kb", help="knowledge-base maintenance")
     ks = k.add_subparsers(dest="kcmd", required=True, parser_class=sub._parser_class)
     kc = ks.add_parser("check", help="validate every KB file (errors name file and line)")
+    kc.add_argument("--update-manifest", action="store_true",
+                    help="write kb/manifest.yaml: what each file holds, which later checks compare with")
     add_kb_arg(kc)
     kc.set_defaults(fn=cmd_kb_check)
     kf = ks.add_parser("facts", help="the fact vocabulary rules can match")

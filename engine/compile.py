@@ -303,6 +303,35 @@ class Compiler:
         cr.negated.add((htype, frozenset()))
         return [NOT(fact_class(htype)(**{f: self._value(v, cr) for f, v in fields.items()}))]
 
+    def _negation_cycle(self, compiled, deps):
+        """The error for rules that negate each other in a cycle: the cycle, rule by rule, with
+        each rule's file and line."""
+        import networkx as nx
+        g = nx.DiGraph()
+        for cr in compiled:
+            neg, posd = deps[cr.index]
+            for p in posd:
+                if not g.has_edge(p, cr.index):
+                    g.add_edge(p, cr.index, neg=False)
+            for p in neg:
+                g.add_edge(p, cr.index, neg=True)
+        by_index = {cr.index: cr for cr in compiled}
+        for scc in nx.strongly_connected_components(g):
+            sub = g.subgraph(scc)
+            bad = [(a, b) for a, b, d in sub.edges(data=True) if d["neg"]]
+            if not bad:
+                continue
+            a, b = bad[0]
+            path = nx.shortest_path(sub, b, a) + [b]
+            steps = []
+            for x, y in zip(path, path[1:]):
+                r = by_index[x].rule
+                steps.append(f"{r.id} ({_rel_to(self.kb.root, r.file)}:{r.line})" + (" → not " if sub.edges[x, y]["neg"] else " → "))
+            last = by_index[path[-1]].rule
+            return KBError(self.kb.root, 0, "the rules negate each other in a cycle (no stratification): "
+                           + "".join(steps) + f"{last.id} (X → Y: Y reads what X asserts; → not: under not:)")
+        return KBError(self.kb.root, 0, "the rules negate each other in a cycle (no stratification)")
+
     def _salience(self, compiled, attrs):
         """Strata: a rule that negates a pattern fires after every rule whose conclusions could
         match that pattern (same fact type, and no literal field that contradicts it)."""
@@ -338,8 +367,7 @@ class Compiler:
             if not changed:
                 break
         else:
-            raise KBError(self.kb.root, 0, "the rules negate each other in a cycle (no stratification): "
-                          + ", ".join(sorted({cr.id for cr in compiled if stratum[cr.index] > len(compiled)})))
+            raise self._negation_cycle(compiled, deps)
         for cr in compiled:
             cr.stratum = stratum[cr.index]
             sal = -1000 * cr.stratum + int(cr.rule.meta.get("salience", 0) or 0)
@@ -705,6 +733,14 @@ class BoardEngine(KnowledgeEngine):
             out.append({k: v for k, v in self.facts[i].items() if k != "__factid__"})
         out.reverse()
         return out
+
+
+def _rel_to(root, path):
+    import pathlib
+    try:
+        return str(pathlib.Path(path).relative_to(pathlib.Path(root).parent))
+    except ValueError:
+        return str(path)
 
 
 def dnf(cond):

@@ -100,9 +100,17 @@ _Loader.add_constructor("tag:yaml.org,2002:seq", _seq)
 def read_yaml(path):
     path = pathlib.Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise KBError(path, 0, f"cannot read: {e}") from None
+        raw = path.read_bytes()
+    except OSError as e:
+        raise KBError(path, 0, f"cannot read: {e.strerror or e}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise KBError(path, line, f"not UTF-8: byte {raw[e.start]:#04x} cannot be decoded "
+                                  "(save the file as UTF-8)") from None
+    if "\x00" in text:
+        raise KBError(path, text[:text.index("\x00")].count("\n") + 1, "a NUL byte (\\x00) in the file")
     loader = _Loader(text)
     loader.name = str(path)
     try:
@@ -113,7 +121,11 @@ def read_yaml(path):
         msg = " ".join(str(x) for x in (e.context, e.problem) if x)
         raise KBError(path, line, f"YAML syntax: {msg}") from None
     except yaml.YAMLError as e:
-        raise KBError(path, 0, f"YAML syntax: {e}") from None
+        # a reader error (a control character …) has a position in the text, not a mark
+        pos = getattr(e, "position", None)
+        line = text[:pos].count("\n") + 1 if isinstance(pos, int) else 0
+        msg = getattr(e, "reason", None) or str(e).splitlines()[0]
+        raise KBError(path, line, f"YAML syntax: {msg}") from None
     finally:
         loader.dispose()
 
@@ -219,6 +231,8 @@ class KB:
         self.question_aliases: dict[str, str] = {}     # another name a question is asked by -> its name
         self.alias_lines: dict[str, tuple] = {}        # alias -> (file, line), for errors
         self.files: list[str] = []
+        self.file_counts: dict[str, dict] = {}   # file (relative to the KB folder) -> {rules: N, tables: N, …}
+        self.manifest: dict[str, dict] | None = None
         self.derived: dict[str, set] = {}   # derived fact type -> fields produced
         self.declared: dict[str, dict] = {} # `facts:` declarations of derived types
         self.fact_text: dict[str, str] = {} # derived type -> words template
@@ -282,6 +296,8 @@ def kb_files(root, only=None):
     for d, _, names in os.walk(root, followlinks=True):      # a working copy may link folders
         files += [pathlib.Path(d) / n for n in names if n.endswith(".yaml")]
     files.sort()
+    if not files:
+        raise KBError(root, 0, "no knowledge-base files (*.yaml) in this folder")
     if only:
         files = [p for p in files if p.relative_to(root).parts[0] in only]
     return files
@@ -312,7 +328,8 @@ def load_kb(root=None, only=None, collect=False):
                 raise e from None
             errors.append(e)
             continue
-        kb.files.append(str(path))
+        if _rel_file(path, root) != MANIFEST:
+            kb.files.append(str(path))
         try:
             _load_doc(kb, path, doc, err)
         except KBError:
@@ -328,6 +345,13 @@ def load_kb(root=None, only=None, collect=False):
     return (kb, errors) if collect else kb
 
 
+def _rel_file(path, root):
+    try:
+        return pathlib.Path(path).relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def _rel(path, root):
     try:
         return str(pathlib.Path(path).relative_to(root.parent))
@@ -335,15 +359,32 @@ def _rel(path, root):
         return str(path)
 
 
+MANIFEST = "manifest.yaml"       # kb/manifest.yaml: what each file holds (liuren kb check compares)
+
+
 def _load_doc(kb, path, doc, err):
-    if doc is None:
+    rel = _rel_file(path, kb.root)
+    if rel == MANIFEST:
+        if not (isinstance(doc, dict) and set(doc) == {"manifest"} and isinstance(doc["manifest"], dict)):
+            return err(path, getattr(doc, "line", 1), "the manifest is {manifest: {file: {rules: N, …}}}")
+        kb.manifest = {k: dict(v) for k, v in doc["manifest"].items() if isinstance(v, dict)}
         return
+    if doc is None or (isinstance(doc, dict) and not any(doc.get(k) for k in doc)):
+        return err(path, 1, "the file holds nothing (no tables, rules, questions …): an emptied file?")
     if not isinstance(doc, dict):
         return err(path, getattr(doc, "line", 1), "a KB file must be a mapping (tables:, rules:, …)")
     known = {"tables", "rules", "macros", "verses", "books", "docs", "options", "questions", "facts", "seed"}
     for k in doc:
         if k not in known:
             err(path, doc.kline(k), f"unknown top-level key {k!r} (expected one of {', '.join(sorted(known))})")
+    counts = kb.file_counts.setdefault(rel, {})
+    for k in known:
+        if isinstance(doc.get(k), list) and doc[k]:
+            counts[k] = len(doc[k])
+    rows = sum(1 for t in doc.get("tables") or [] if isinstance(t, dict)
+               for r in t.get("rows") or [] if isinstance(r, dict) and "id" in r)
+    if rows:
+        counts["named rows"] = rows
     for key, fn in (("books", _load_books), ("docs", _load_docs), ("facts", _load_factdecl), ("macros", _load_macro),
                     ("verses", _load_verse), ("options", _load_option), ("questions", _load_question),
                     ("tables", _load_table), ("rules", _load_rule)):
@@ -507,7 +548,16 @@ def _check_example(kb, path, b, kind, err, what, line):
         err(path, b.kline("says"), f"{what}: says: belongs to unmet examples only")
 
 
+def _text_fields(path, item, err, what):
+    """name and reading are text: a number, a boolean or a mapping there is a slip."""
+    for k in ("name", "reading"):
+        if k in item and item[k] is not None and not isinstance(item[k], str):
+            err(path, item.kline(k), f"{what}: {k} must be text, got {type(item[k]).__name__} {item[k]!r:.40}")
+            item[k] = str(item[k])
+
+
 def _check_common(kb, path, item, err, what):
+    _text_fields(path, item, err, what)
     if "valence" in item and item["valence"] not in VALENCES:
         err(path, item.kline("valence"), f"{what}: valence {item['valence']!r} is not one of {'、'.join(VALENCES)}")
     interp = item.get("interpretation")
@@ -612,10 +662,10 @@ def _load_table(kb, path, item, err):
             rid = _check_id(kb, path, r, err, "row")
         elif "name" in r or "source" in r or "examples" in r:
             err(path, r.line, f"table {tid}: a named row needs an id")
-        name = r.get("name", "")
         if rid:
             _check_source(kb, path, r, err, required=("source" not in item))
             _check_common(kb, path, r, err, f"row {rid}")
+        name = r.get("name", "")
         data = _row_data(r, cols, path, err)
         vdata = {}
         for v in r.get("variants") or []:
@@ -744,6 +794,24 @@ def _post(kb, err):
     for alias in kb.question_aliases:
         if alias in kb.questions:
             err(*kb.alias_lines[alias], f"question alias {alias!r} is itself the name of a question")
+    for e in entries_needing_examples(kb):
+        ex = e.meta.get("examples") or {}
+        if not (ex.get("fires") or e.meta.get("unreachable")):
+            err(e.file, e.line, f"{e.id}: no example board where it fires (examples: fires:, or unreachable: with why)")
+        if not (ex.get("silent") or e.meta.get("always")):
+            err(e.file, e.line, f"{e.id}: no example board where it stays silent (examples: silent:, or always: with why)")
+    from .kblint import lint
+    lint(kb, err, JUDGMENT_KINDS)
+
+
+def entries_needing_examples(kb):
+    """Every rule, and every named row of a table whose rows are reported as judgments (a rule
+    marked `effect` only changes others and has no board of its own)."""
+    out = list(kb.rules.values())
+    for t in kb.tables.values():
+        if t.meta.get("reported"):
+            out += [r for r in t.rows if r.id]
+    return [e for e in out if not e.meta.get("effect")]
 
 
 def _check_rule_conditions(kb, rule, known_types, err):

@@ -8,18 +8,10 @@ import json
 import pytest
 
 from engine import cast, judge
-from engine.kbload import load_kb
+from engine.kbload import entries_needing_examples, load_kb
 from engine.symbols import BRANCHES, JIAZI
 
 KB = load_kb()
-
-
-def entries_needing_examples(kb):
-    out = list(kb.rules.values())
-    for t in kb.tables.values():
-        if t.meta.get("reported"):
-            out += [r for r in t.rows if r.id]
-    return [e for e in out if not e.meta.get("effect")]
 
 
 ENTRIES = entries_needing_examples(KB)

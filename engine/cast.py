@@ -14,6 +14,7 @@ import re
 
 from .board import Board, Lesson, Step, Transmissions, Xun
 from .errors import InputError
+from .i18n import note_text
 from .symbols import BRANCHES, JIAZI, STEMS, badd, bi, is_branch, is_stem, jiazi_index, parse_branch, parse_ganzhi
 from .tables import core
 
@@ -343,13 +344,13 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
             pillars[0] = ygz
             taisui = ygz[1]
         else:
-            notes.append("太歲 unknown: give --year (e.g. 2026 or 丙午)")
+            notes.append(note_text("taisui"))
         if month is not None:
             mgz = parse_ganzhi(month, "--month")
             pillars[1] = mgz
             month_branch = mgz[1]
         else:
-            notes.append("月建 and season unknown: give --month (e.g. 己亥)")
+            notes.append(note_text("month"))
     else:
         m = cal.now(tz) if moment is None else cal.parse_moment(moment, tz)
         if year is not None or month is not None:
@@ -394,9 +395,9 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
         by, benming_gz = cal.year_of_birth(born)
         benming = benming_gz[1]
         if sexname is None:
-            notes.append("行年 unknown: give --sex m|f")
+            notes.append(note_text("sex"))
         elif year_no is None:
-            notes.append("行年 unknown: the cast year is needed as a number (--year 2026)")
+            notes.append(note_text("yearno"))
         elif year_no < by:
             raise InputError(f"--born {born!r} is after the cast year {year_no}")
         else:
@@ -404,7 +405,7 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
             _, xn_gz = cal.xingnian(year_no, by, sexname, start, direction_)
             xn = xn_gz[1]
     elif sexname and given_benming is None and given_xingnian is None:
-        notes.append("本命 and 行年 unknown: give --born")
+        notes.append(note_text("born"))
     if given_benming is not None or given_xingnian is not None:
         if born is not None:
             raise InputError("give --born (with --sex) or --benming/--xingnian, not both")

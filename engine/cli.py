@@ -72,9 +72,11 @@ def _board(a):
 
 # --------------------------------------------------------------------------- commands
 def cmd_cast(a):
+    from .i18n import lang_of
     from .render import board_text
+    lang = lang_of(a.lang)
     b = _board(a)
-    print(_dump(b.to_dict()) if a.json else board_text(b))
+    print(_dump(b.to_dict()) if a.json else board_text(b, lang=lang))
 
 
 def cmd_table(a):
@@ -97,6 +99,8 @@ def build_parser():
     _cast_args(c)
     c.add_argument("--json", action="store_true", help="print the board as JSON")
     c.set_defaults(fn=cmd_cast)
+    from .cli_kb import add_lang_arg
+    add_lang_arg(c)
 
     t = sub.add_parser("table", help="the 720 lessons (60 days × 12 offsets, 占時 子)")
     t.add_argument("--day", help="only this day, e.g. 甲子")

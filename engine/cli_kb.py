@@ -5,9 +5,9 @@ import json
 import sys
 
 from .errors import InputError, LiurenError
+from .i18n import DEFAULT, label_of, lang_of, name_of, word
 from .kbload import MANIFEST
 
-KIND_LABEL = {}      # kind -> heading, when it differs from the kind itself
 POSITIONS = {"日干", "日支", "干上", "干陰", "支上", "支陰", "初傳", "中傳", "末傳", "占時", "月將", "月建",
              "太歲", "本命", "行年", "旬首", "旬尾"}
 
@@ -20,8 +20,14 @@ def add_kb_arg(p):
     p.add_argument("--kb", metavar="DIR", help="load another knowledge-base folder instead of the installed kb/")
 
 
+def add_lang_arg(p):
+    p.add_argument("--lang", help="zh (the classical text, default) or ja (names and headings of 《六壬經緯（日譯）》, "
+                                  "the 日譯 quote beside the classical one); default $LIUREN_LANG")
+
+
 def add_judge_args(p):
     add_kb_arg(p)
+    add_lang_arg(p)
     p.add_argument("--variant", action="append", default=[], metavar="ID=VARIANT",
                    help="read an entry by another variant, e.g. sha-diwang=diben ('*=diben': every 底本 reading)")
     p.add_argument("--question", help="add a question's procedure (liuren questions lists them)")
@@ -87,14 +93,21 @@ def book_filter(kb, wanted):
     return lambda f: any(s.get("seed") in seeds for s in f.sources)
 
 
-def firing_line(f, result=None):
+def firing_name(f, kb, lang=DEFAULT):
+    """A judgment's name for the reader: its entry's label in the language, else its name."""
+    e = kb.entries.get(f.report) if kb is not None else None
+    return (label_of(e.meta, lang) if e is not None else None) or f.name
+
+
+def firing_line(f, result=None, lang=DEFAULT):
+    kb = result.kb if result is not None else None
     where = []
     pos = [v for v in f.bindings.values() if v in POSITIONS and v != f.name]
     if f.about:
         where.append("、".join(f.about))
     if pos:
         where.append("見於" + "、".join(dict.fromkeys(pos)))
-    head = f"{f.name}" + (f"（{'，'.join(where)}）" if where else "")
+    head = f"{firing_name(f, kb, lang)}" + (f"（{'，'.join(where)}）" if where else "")
     line = f"  {head}　{f.reading}"
     if f.valence:
         line += f"〔{f.valence}〕"
@@ -103,12 +116,12 @@ def firing_line(f, result=None):
     if refs:
         line += f"　{refs}"
     if f.defeated and result is not None:
-        by = "、".join(result.firings[i].name for i in f.defeated_by)
-        line += f"\n      ※ 勿以實論（{by}）"
+        by = "、".join(firing_name(result.firings[i], kb, lang) for i in f.defeated_by)
+        line += f"\n      ※ {word('勿以實論', lang)}（{by}）"
     return line
 
 
-def grounds_line(line, group, kb):
+def grounds_line(line, group, kb, lang=DEFAULT):
     """Several firings of one rule that read the same on screen (the same judgment reached on
     different grounds: another branch of an `any:`, another criterion, another rule governed by
     a 總則) are one line, followed by what tells the grounds apart: the bindings that differ,
@@ -118,12 +131,12 @@ def grounds_line(line, group, kb):
     keys = list(dict.fromkeys(k for f in group for k in f.bindings))
     varying = [k for k in keys if len({repr(f.bindings.get(k)) for f in group}) > 1]
 
-    def word(v):
+    def shown(v):
         e = (kb.rows.get(v) or kb.rules.get(v)) if isinstance(v, str) else None
-        return e.name if e is not None else str(v)
-    grounds = "／".join("、".join(word(f.bindings[k]) for k in varying if k in f.bindings) or "—" for f in group)
+        return name_of(e, lang) if e is not None else str(v)
+    grounds = "／".join("、".join(shown(f.bindings[k]) for k in varying if k in f.bindings) or "—" for f in group)
     first, nl, rest = line.partition("\n")
-    return f"{first}　〔{len(group)} 途：{grounds}〕{nl}{rest}"
+    return f"{first}　〔{len(group)} {word('途', lang)}：{grounds}〕{nl}{rest}"
 
 
 def _order(f):
@@ -140,31 +153,32 @@ def cmd_judge(a):
     if variants:
         _check_variants(kb_of(a), variants)
     keep = book_filter(kb_of(a), a.book)
+    lang = lang_of(a.lang)
     r = judge(dict(kw, variants=variants, question=a.question, kb=a.kb))
     if a.json:
-        d = r.to_dict()
+        d = r.to_dict(lang=lang)
         if keep:
-            d["fired"] = [f.to_dict(r) for f in r.fired if keep(f)]
+            d["fired"] = [x for f, x in zip(r.fired, d["fired"]) if keep(f)]
             d["books"] = list(a.book)
         print(_dump(d))
         return 0
-    print(board_text(r.board))
+    print(board_text(r.board, lang=lang))
     if r.question:
-        print("所問：" + (f"{r.asked}（即 {r.question}）" if r.asked != r.question else r.question))
+        print(f"{word('所問', lang)}：" + (f"{r.asked}（{word('即', lang)} {r.question}）" if r.asked != r.question else r.question))
     print()
     groups = r.by_kind(include_placements=a.all)
     if keep:
         groups = {k: [f for f in fs if keep(f)] for k, fs in groups.items()}
         groups = {k: fs for k, fs in groups.items() if fs}
     if not groups:
-        print("（無任何規則成立）")
+        print(f"（{word('無任何規則成立', lang)}）")
     for kind, fs in groups.items():
-        print(f"【{KIND_LABEL.get(kind, kind)}】")
+        print(f"【{word(kind, lang)}】")
         lines = {}
         for f in sorted(fs, key=_order):
-            lines.setdefault(firing_line(f, r), []).append(f)
+            lines.setdefault(firing_line(f, r, lang), []).append(f)
         for line, group in lines.items():
-            print(grounds_line(line, group, r.kb))
+            print(grounds_line(line, group, r.kb, lang))
     for heading, lines in r.findings().items():
         print(f"【{heading}】")
         for line in lines:
@@ -175,6 +189,7 @@ def cmd_judge(a):
 def cmd_rules_list(a):
     from .kbload import RULE_KINDS
     kb = kb_of(a)
+    lang = lang_of(a.lang)
     if a.kind and a.kind not in RULE_KINDS:
         raise InputError(f"--kind {a.kind!r} is not a kind (kinds: {'、'.join(RULE_KINDS)})")
     if a.source:
@@ -189,7 +204,7 @@ def cmd_rules_list(a):
         if a.source and not any(x.startswith(a.source[:3]) for x in seeds):
             continue
         paras = "、".join(dict.fromkeys(f"{(s.get('seed') or '')[:3]}¶{s['para']}" for s in e.source if "para" in s))
-        rows.append((e.id, e.kind, e.name, paras))
+        rows.append((e.id, e.kind, name_of(e, lang), paras))
     if a.json:
         print(_dump([dict(zip(("id", "kind", "name", "sources"), r)) for r in rows]))
     else:
@@ -221,8 +236,11 @@ def resolve_entry(kb, key):
 def cmd_rules_show(a):
     import yaml
     kb = kb_of(a)
+    lang = lang_of(a.lang)
     e = resolve_entry(kb, a.rule)
-    d = {"id": e.id, "name": e.name, "kind": e.kind, "file": f"{e.file}:{e.line}"}
+    label = label_of(e.meta, lang)
+    d = {"id": e.id, "name": label or e.name, **({"name_zh": e.name} if label else {}), "kind": e.kind,
+         "file": f"{e.file}:{e.line}"}
     for k, v in e.meta.items():
         if k not in d:
             d[k] = v
@@ -253,6 +271,20 @@ def _plain(x):
 
 def cmd_lookup(a):
     kb = kb_of(a)
+    lang = lang_of(a.lang)
+    # a category may be named by its label too (臓腑 for 臟腑): the 類相 rows named by a category
+    cat_labels = {}
+    for t in kb.tables.values():
+        if t.kind == "類相":
+            for r in t.rows:
+                for v in (r.meta.get("labels") or {}).values():
+                    cat_labels.setdefault(v, r.name)
+    category = cat_labels.get(a.category, a.category) if a.category else None
+    cat_shown = {}
+    for zh_name in set(cat_labels.values()):
+        e = next((r for t in kb.tables.values() if t.kind == "類相" for r in t.rows if r.name == zh_name), None)
+        if e is not None:
+            cat_shown[zh_name] = name_of(e, lang)
     sym = a.symbol
     from .symbols import SHORT_GENERALS, is_branch, is_stem
     sym = SHORT_GENERALS.get(sym, sym)
@@ -267,21 +299,21 @@ def cmd_lookup(a):
         for d in t.facts():
             cat = d.get("門") or t.name
             cats.add(cat)
-            if a.category and cat != a.category:
+            if category and cat != category:
                 continue
             if sym in (d.get("支"), d.get("干"), d.get("將")) and d.get("象"):
                 out.setdefault(cat, [])
                 if d["象"] not in out[cat]:
                     out[cat].append(d["象"])
-    if a.category and a.category not in cats:
+    if category and category not in cats:
         raise InputError(f"--category {a.category!r}: categories are {'、'.join(sorted(cats)) or '(none in this KB)'}")
     if a.json:
-        print(_dump(out))
+        print(_dump({cat_shown.get(c, c): v for c, v in out.items()}))
     else:
         if not out:
-            print(f"（{sym} 無類相）")
+            print(f"（{sym} {word('無', lang)}{word('類相', lang)}）")
         for cat, items in out.items():
-            print(f"{cat}：{'、'.join(items)}")
+            print(f"{cat_shown.get(cat, cat)}：{'、'.join(items)}")
     return 0
 
 
@@ -475,11 +507,13 @@ def add_commands(sub, cast_args):
     rl.add_argument("--source", help="only those citing this seed (000 … 004)")
     rl.add_argument("--json", action="store_true")
     add_kb_arg(rl)
+    add_lang_arg(rl)
     rl.set_defaults(fn=cmd_rules_list)
     rsh = rs.add_parser("show", help="show one rule or entry by id or name")
     rsh.add_argument("rule")
     rsh.add_argument("--json", action="store_true")
     add_kb_arg(rsh)
+    add_lang_arg(rsh)
     rsh.set_defaults(fn=cmd_rules_show)
 
     lk = sub.add_parser("lookup", help="類相 of a branch, stem or general")
@@ -487,6 +521,7 @@ def add_commands(sub, cast_args):
     lk.add_argument("--category", help="one category, e.g. 臟腑")
     lk.add_argument("--json", action="store_true")
     add_kb_arg(lk)
+    add_lang_arg(lk)
     lk.set_defaults(fn=cmd_lookup)
 
     k = sub.add_parser("kb", help="knowledge-base maintenance")

@@ -20,6 +20,7 @@ from .cast import cast
 from .compile import build
 from .errors import InputError
 from .facts import BUILTIN_FACTS, PLATE_OF_POSITION, board_facts
+from .i18n import label_of
 from .kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, load_kb
 from .symbols import BRANCHES, is_branch
 
@@ -87,8 +88,13 @@ class Firing:
     def defeated(self):
         return bool(self.defeated_by)
 
-    def to_dict(self, result=None):
-        d = {"rule": self.report, "name": self.name, "kind": self.kind, "reading": self.reading,
+    def to_dict(self, result=None, lang="zh"):
+        label = None
+        if lang != "zh" and result is not None:
+            e = result.kb.entries.get(self.report)
+            label = label_of(e.meta, lang) if e is not None else None
+        d = {"rule": self.report, "name": label or self.name, **({"name_zh": self.name} if label else {}),
+             "kind": self.kind, "reading": self.reading,
              "valence": self.valence, "defeated": self.defeated,
              "bindings": {k.lstrip("$"): v for k, v in self.bindings.items()},
              "sources": [{k: s[k] for k in ("seed", "para", "doc", "book", "volume") if s.get(k) is not None}
@@ -424,7 +430,7 @@ class Judgment:
                        reading=f.reading, valence=f.valence, bindings={k.lstrip("$"): v for k, v in f.bindings.items()},
                        sources=[_plain(s) for s in f.sources], interpretation=_plain(f.interpretation or {}),
                        variant=f.variant or "", about=list(f.about), aspects=f.aspects,
-                       defeated=f.defeated, calc=list(f.calc),
+                       defeated=f.defeated, calc=list(f.calc), labels=_labels(self.kb, f.report),
                        repeat_of=-1 if f.repeat_of is None else f.repeat_of)
             for key in f.premises:
                 fn = "fact:" + key
@@ -480,13 +486,20 @@ class Judgment:
         return out
 
     # ---- output
-    def to_dict(self):
+    def to_dict(self, lang="zh"):
         return {"board": self.board.to_dict(),
                 "question": self.question,
                 **({"question_asked": self.asked} if self.asked != self.question else {}),
+                **({"lang": lang} if lang != "zh" else {}),
                 "findings": self.findings(),
-                "fired": [f.to_dict(self) for f in self.fired],
+                "fired": [f.to_dict(self, lang) for f in self.fired],
                 "trace": nx.node_link_data(self.graph, edges="links")}
+
+
+def _labels(kb, report):
+    """The names in other languages of what a firing reports (labels: {ja: …})."""
+    e = kb.entries.get(report)
+    return dict(e.meta.get("labels") or {}) if e is not None else {}
 
 
 def _aspect(board, x, at, sha, earth):

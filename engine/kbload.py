@@ -249,10 +249,12 @@ class KB:
         ents = self.entries
         if key in ents:
             return [ents[key]]
-        return [e for e in ents.values() if e.name == key or key in e.aliases]
+        return [e for e in ents.values() if e.name == key or key in e.aliases
+                or key in (e.meta.get("labels") or {}).values()]
 
     def suggest(self, key, n=5):
-        names = set(self.entries) | {e.name for e in self.entries.values()}
+        names = set(self.entries) | {e.name for e in self.entries.values()} | \
+            {v for e in self.entries.values() for v in (e.meta.get("labels") or {}).values()}
         return difflib.get_close_matches(key, sorted(names), n=n, cutoff=0.3)
 
     def book_of(self, src):

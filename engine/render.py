@@ -1,6 +1,7 @@
 """The board in the traditional text layout."""
 from __future__ import annotations
 
+from .i18n import DEFAULT, NOTES, word
 from .symbols import BRANCHES, bi
 
 SHORT = {"貴人": "貴", "螣蛇": "蛇", "朱雀": "雀", "六合": "合", "勾陳": "勾", "青龍": "龍", "天空": "空",
@@ -9,7 +10,8 @@ SHORT = {"貴人": "貴", "螣蛇": "蛇", "朱雀": "雀", "六合": "合", "�
 SQUARE = [["巳", "午", "未", "申"], ["辰", None, None, "酉"], ["卯", None, None, "戌"], ["寅", "丑", "子", "亥"]]
 
 
-def header(board):
+def header(board, lang=DEFAULT):
+    w = lambda s: word(s, lang)            # noqa: E731 — the program's words in the language
     y, m, d, h = board.pillars
     parts = []
     if y or m or h:
@@ -17,30 +19,31 @@ def header(board):
     else:
         parts.append(f"{board.day}日")
     if board.jieqi:
-        parts.append(f"節氣 {board.jieqi}")
-    parts.append(f"月將 {board.jiang}（{board.jiang_name}）加 {board.hour} 時")
-    parts.append("晝" if board.daytime else "夜")
+        parts.append(f"{w('節氣')} {board.jieqi}")
+    parts.append(f"{w('月將')} {board.jiang}（{board.jiang_name}）加 {board.hour} {w('時')}")
+    parts.append(w("晝") if board.daytime else w("夜"))
     lines = ["　".join(parts)]
     if board.moment:
-        lines.append(f"時刻 {board.moment}")
-    extra = [f"{board.xun.name}旬　空亡 {''.join(board.void)}　旬首 {board.xun.head} 旬尾 {board.xun.tail}",
-             f"貴人 {board.noble_branch}（{board.noble_dir}行）"]
+        lines.append(f"{w('時刻')} {board.moment}")
+    extra = [f"{board.xun.name}{w('旬')}　{w('空亡')} {''.join(board.void)}　{w('旬首')} {board.xun.head} "
+             f"{w('旬尾')} {board.xun.tail}",
+             f"{w('貴人')} {board.noble_branch}（{w(board.noble_dir + '行')}）"]
     if board.month_branch:
-        extra.append(f"月建 {board.month_branch}（{board.season[0]}{'・季月' if board.season[1] == '季' else ''}）")
+        extra.append(f"{w('月建')} {board.month_branch}（{board.season[0]}{'・' + w('季月') if board.season[1] == '季' else ''}）")
     if board.taisui:
-        extra.append(f"太歲 {board.taisui}")
+        extra.append(f"{w('太歲')} {board.taisui}")
     if board.benming:
-        extra.append(f"本命 {board.benming_gz or board.benming}")
+        extra.append(f"{w('本命')} {board.benming_gz or board.benming}")
     if board.xingnian:
-        extra.append(f"行年 {board.xingnian_gz or board.xingnian}")
+        extra.append(f"{w('行年')} {board.xingnian_gz or board.xingnian}")
     lines.append("　".join(extra))
     if board.wangxiang:
-        lines.append("旺相：" + " ".join(f"{e}{s}" for e, s in board.wangxiang))
+        lines.append(f"{w('旺相')}：" + " ".join(f"{e}{s}" for e, s in board.wangxiang))
     return lines
 
 
-def square(board):
-    lines = ["天地盤（格中為天盤支與所乘天將，格之位置即地盤）"]
+def square(board, lang=DEFAULT):
+    lines = [word("天地盤（格中為天盤支與所乘天將，格之位置即地盤）", lang)]
     for row in SQUARE:
         cells = []
         for earth in row:
@@ -53,34 +56,36 @@ def square(board):
     return lines
 
 
-def lessons(board):
+def lessons(board, lang=DEFAULT):
     ls = list(reversed(board.lessons))
-    return ["四課（右起第一課）",
-            "  天將  " + "　".join(SHORT[l.general] for l in ls),
-            "  上神  " + "　".join(l.upper for l in ls),
-            "  下神  " + "　".join(l.lower for l in ls)]
+    return [word("四課（右起第一課）", lang),
+            f"  {word('天將', lang)}  " + "　".join(SHORT[l.general] for l in ls),
+            f"  {word('上神', lang)}  " + "　".join(l.upper for l in ls),
+            f"  {word('下神', lang)}  " + "　".join(l.lower for l in ls)]
 
 
-def transmissions(board, steps=True):
+def transmissions(board, steps=True, lang=DEFAULT):
     t = board.transmissions
-    head = f"三傳（{t.gate}" + (f"・{t.subtype}" if t.subtype and t.subtype != t.gate else "") + "）"
+    head = f"{word('三傳', lang)}（{t.gate}" + (f"・{t.subtype}" if t.subtype and t.subtype != t.gate else "") + "）"
     lines = [head]
-    for name, b in zip(("初傳", "中傳", "末傳"), t.branches):
+    for name, b in zip((word("初傳", lang), word("中傳", lang), word("末傳", lang)), t.branches):
         i = bi(b)
         dg = board.dungan_t[i] or "　"
         void = "　空" if b in board.void else ""
         lines.append(f"  {name}  {board.liuqin_t[i][1]}  {dg} {b}  {board.generals[b]}{void}")
     if steps:
-        lines.append("  發用之由：")
+        lines.append(f"  {word('發用之由', lang)}：")
         for s in t.steps:
             lines.append(f"    · {s.text}" + (f"　「{s.verse}」" if s.verse and s.book != "起課 (casting.md)" else ""))
     return lines
 
 
-def board_text(board, steps=True):
-    out = header(board) + [""] + square(board) + [""] + lessons(board) + [""] + transmissions(board, steps)
+def board_text(board, steps=True, lang=DEFAULT):
+    out = header(board, lang) + [""] + square(board, lang) + [""] + lessons(board, lang) + [""] + \
+        transmissions(board, steps, lang)
+    notes = {v[DEFAULT]: v.get(lang, v[DEFAULT]) for v in NOTES.values()}
     for n in board.notes:
-        out.append(f"（{n}）")
+        out.append(f"（{notes.get(n, n)}）")
     return "\n".join(out)
 
 

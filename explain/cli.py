@@ -25,20 +25,24 @@ def explain(r, key):
 
 def cmd_why(a):
     from engine.cli_kb import kb_of, resolve_entry
-    from .render import RENDER
+    from engine.i18n import lang_of
+    from .render import RENDER, localize
     kb = kb_of(a)
+    lang = lang_of(a.lang)
     entry = resolve_entry(kb, a.rule)          # unknown → nearest names; ambiguous → candidates
     r = _judge(a)
-    report = explain(r, entry.id)
+    report = localize(explain(r, entry.id), r.kb, lang)
     text = RENDER[a.format](report)
     _write(a, text)
     return 0
 
 
 def cmd_trace(a):
-    from .export import FORMATS
+    from engine.i18n import lang_of
+    from .export import FORMATS, localized
+    lang = lang_of(a.lang)
     r = _judge(a)
-    _write(a, FORMATS[a.format](r.graph))
+    _write(a, FORMATS[a.format](localized(r.graph, lang)))
     return 0
 
 

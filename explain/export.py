@@ -15,6 +15,20 @@ def _scalar(v):
     return json.dumps(v, ensure_ascii=False)
 
 
+def localized(g, lang):
+    """The trace for a reader of `lang`: firing nodes named by their label where one exists
+    (the other name kept as name_zh); the graph says its language."""
+    if lang == "zh":
+        return g
+    h = g.copy()
+    h.graph["lang"] = lang
+    for n, d in h.nodes(data=True):
+        lab = (d.get("labels") or {}).get(lang) if d.get("kind") == "firing" else None
+        if lab:
+            d["name_zh"], d["name"] = d["name"], lab
+    return h
+
+
 def graphml(g):
     """GraphML: structured attributes (fields, sources, aspects …) are stored as JSON strings."""
     h = nx.DiGraph()

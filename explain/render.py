@@ -4,16 +4,54 @@ from __future__ import annotations
 import html
 import json
 
+from engine.i18n import DEFAULT, is_rendering, word
 from engine.judging import cite
+
+_LANG = [DEFAULT]          # the language of the report being rendered (set by the RENDER functions)
+
+
+def w(s):
+    return word(s, _LANG[0])
+
+
+def _shown_sources(sources):
+    """A source list as the reader sees it: under ja the 日譯's sentence stands beside the
+    classical one; under zh the rendering is cited without its Japanese text."""
+    for src in sources:
+        if is_rendering(src) and _LANG[0] == DEFAULT:
+            src = {k: v for k, v in src.items() if k != "quote"}
+        yield src
+
+
+def localize(report, kb, lang):
+    """The report for a reader of `lang`: names of entries by their label where they have one
+    (the step names of the chain and its defeats too); the report remembers its language."""
+    from engine.i18n import label_of
+
+    def name(rule, default):
+        e = kb.entries.get(rule) if rule else None
+        return (label_of(e.meta, lang) if e is not None else None) or default
+
+    def walk(r):
+        r = dict(r, lang=lang)
+        if lang != DEFAULT:
+            if r.get("name") and r.get("rule"):
+                r["name_zh"], r["name"] = r["name"], name(r["rule"], r["name"])
+            r["steps"] = [dict(st, name=name(st.get("rule"), st.get("name"))) if st.get("step") != "cast" else st
+                          for st in r.get("steps") or []]
+        if r.get("defeated_by"):
+            r["defeated_by"] = [walk(d) for d in r["defeated_by"]]
+        return r
+    return walk(report)
 
 
 def _aspect_lines(a):
-    belongs = "、".join(a["belongs"]) or "（無）"
+    belongs = "、".join(a["belongs"]) or f"（{w('無')}）"
     if a.get("plate") == "地":          # a 地盤 place (日干 寄宮, 日支, 占時 …): the general over it
-        return [f"{a['branch']}（{a['at']}，地盤）：上神 {a['over']} 乘 {a['rides']}；所屬 {belongs}"]
-    sits = "、".join(a["sits_on_sha"]) or "（無）"
+        return [f"{a['branch']}（{a['at']}，{w('地盤')}）：{w('上神')} {a['over']} 乘 {a['rides']}；{w('所屬')} {belongs}"]
+    sits = "、".join(a["sits_on_sha"]) or f"（{w('無')}）"
     where = f"（{a['at']}）" if a.get("at") else ""
-    return [f"{a['branch']}{where}：所乘 {a['rides']}；所屬 {belongs}；所臨 {a['sits_on']}（{sits}）"]
+    return [f"{a['branch']}{where}：{w('所乘')} {a['rides']}；{w('所屬')} {belongs}；{w('所臨')} {a['sits_on']}（{sits}）"]
 
 
 def _board_head(c):
@@ -23,7 +61,7 @@ def _board_head(c):
 
 
 def _step_head(s):
-    return "起課" if s["step"] == "cast" else ("結論" if s["step"] == "conclusion" else "推得")
+    return w("起課") if s["step"] == "cast" else (w("結論") if s["step"] == "conclusion" else w("推得"))
 
 
 def _step_details(s, dash):
@@ -36,19 +74,19 @@ def _step_details(s, dash):
         yield "", f"⇒ {p}"
     for x in s.get("calc") or []:
         yield "", f"＝ {x}"
-    for src in s["sources"]:
+    for src in _shown_sources(s["sources"]):
         q = src.get("quote")
         yield "", f"「{q}」{dash}{cite(src)}" if q else cite(src)
     it = s.get("interpretation")
     if it:
-        yield "", f"取義：{it.get('chosen', '')}（另說：{it.get('alternative', '')}）"
+        yield "", f"{w('取義')}：{it.get('chosen', '')}（{w('另說')}：{it.get('alternative', '')}）"
 
 
 def _condition(c):
     facts = "、".join(c["facts"])
     if c["held"]:
-        return f"✓ 要 {c['text']}" + (f"：{facts}" if facts else "")
-    return f"✗ 要 {c['text']}；" + (f"盤上最近者：{facts}" if facts else "盤上無此")
+        return f"✓ {w('要')} {c['text']}" + (f"：{facts}" if facts else "")
+    return f"✗ {w('要')} {c['text']}；" + (f"{w('盤上最近者')}：{facts}" if facts else w("盤上無此"))
 
 
 def _imagery_line(sym, items):
@@ -56,68 +94,86 @@ def _imagery_line(sym, items):
 
 
 def how_lines(c, indent=""):
-    out = [f"{indent}{c['name']}（{c['rule']}）成立：{_board_head(c)}" if not indent else f"{indent}{c['name']}（{c['rule']}）"]
+    out = [f"{indent}{c['name']}（{c['rule']}）{w('成立')}：{_board_head(c)}" if not indent else f"{indent}{c['name']}（{c['rule']}）"]
     for i, s in enumerate(c["steps"], 1):
         out.append(f"{indent}{i}. 〔{_step_head(s)}〕{s['name']}（{s['rule']}）")
         out += [f"{indent}     {mark}{text}" for mark, text in _step_details(s, " ")]
-    out.append(f"{indent}斷：{c['reading']}" + (f"〔{c['valence']}〕" if c.get("valence") else ""))
+    out.append(f"{indent}{w('斷')}：{c['reading']}" + (f"〔{c['valence']}〕" if c.get("valence") else ""))
     if c["aspects"]:
-        out.append(f"{indent}視所乘何神、所屬何煞、所臨何煞：")
+        out.append(f"{indent}{w('視所乘何神、所屬何煞、所臨何煞')}：")
         for a in c["aspects"]:
             out += [f"{indent}  " + x for x in _aspect_lines(a)]
     if c["imagery"]:
-        out.append(f"{indent}類相：")
+        out.append(f"{indent}{w('類相')}：")
         out += [f"{indent}  " + _imagery_line(sym, items) for sym, items in c["imagery"].items()]
     if c["defeated_by"]:
-        out.append(f"{indent}※ 此名勿以實論，因：")
+        out.append(f"{indent}※ {w('此名勿以實論，因：')}")
         for d in c["defeated_by"]:
             out += how_lines(d, indent + "    ")
     return out
 
 
-def whynot_lines(w):
-    out = [f"{w['name']}（{w['rule']}）未成立" + (f"（經 {w['family']}）" if w.get("family") else "")]
-    for s in w.get("sources") or []:
+def whynot_lines(w_):
+    r = w_
+    out = [f"{r['name']}（{r['rule']}）{w('未成立')}" + (f"（{w('經')} {r['family']}）" if r.get("family") else "")]
+    for s in _shown_sources(r.get("sources") or []):
         out.append(f"  「{s['quote']}」 {cite(s)}" if s.get("quote") else f"  {cite(s)}")
-    out += ["  " + _condition(c) for c in w["conditions"]]
-    if w.get("note"):
-        out.append(f"  （{w['note']}）")
+    out += ["  " + _condition(c) for c in r["conditions"]]
+    if r.get("note"):
+        out.append(f"  （{r['note']}）")
     return out
 
 
+def _in_lang(fn):
+    """Render a report in its language (report["lang"], default zh)."""
+    def wrapped(report, *a, **k):
+        old = _LANG[0]
+        _LANG[0] = report.get("lang") or DEFAULT
+        try:
+            return fn(report, *a, **k)
+        finally:
+            _LANG[0] = old
+    wrapped.__name__ = fn.__name__
+    wrapped.__doc__ = fn.__doc__
+    return wrapped
+
+
+@_in_lang
 def to_text(report):
     return "\n".join(how_lines(report) if report.get("fired") else whynot_lines(report))
 
 
+@_in_lang
 def to_markdown(report, level=3):
     h = "#" * level
     if not report.get("fired"):
-        L = [f"{h} {report['name']}（`{report['rule']}`）未成立", ""]
-        for src in report.get("sources") or []:
+        L = [f"{h} {report['name']}（`{report['rule']}`）{w('未成立')}", ""]
+        for src in _shown_sources(report.get("sources") or []):
             L.append(f"> 「{src['quote']}」 — {cite(src)}" if src.get("quote") else f"> {cite(src)}")
         L.append("")
         L += ["- " + _condition(c) for c in report["conditions"]]
         if report.get("note"):
             L += ["", f"*{report['note']}*"]
         return "\n".join(L) + "\n"
-    L = [f"{h} {report['name']}（`{report['rule']}`）成立", "", f"*{_board_head(report)}*", ""]
+    L = [f"{h} {report['name']}（`{report['rule']}`）{w('成立')}", "", f"*{_board_head(report)}*", ""]
     for i, s in enumerate(report["steps"], 1):
         L.append(f"{i}. **{s['name']}**（{_step_head(s)}，`{s['rule']}`）")
         L += [f"   - {text}" for _, text in _step_details(s, " — ")]
-    L += ["", f"**斷**：{report['reading']}" + (f"〔{report['valence']}〕" if report.get("valence") else "")]
+    L += ["", f"**{w('斷')}**：{report['reading']}" + (f"〔{report['valence']}〕" if report.get("valence") else "")]
     if report["aspects"]:
-        L += ["", "**視所乘何神、所屬何煞、所臨何煞**", ""]
+        L += ["", f"**{w('視所乘何神、所屬何煞、所臨何煞')}**", ""]
         L += [f"- {x}" for a in report["aspects"] for x in _aspect_lines(a)]
     if report["imagery"]:
-        L += ["", "**類相**", ""]
+        L += ["", f"**{w('類相')}**", ""]
         L += ["- " + _imagery_line(sym, items) for sym, items in report["imagery"].items()]
     if report["defeated_by"]:
-        L += ["", "**此名勿以實論，因：**", ""]
+        L += ["", f"**{w('此名勿以實論，因：')}**", ""]
         for d in report["defeated_by"]:
-            L.append(to_markdown(d, level + 1))
+            L.append(to_markdown(dict(d, lang=_LANG[0]), level + 1))
     return "\n".join(L) + "\n"
 
 
+@_in_lang
 def to_html(report):
     import re
     md = to_markdown(report)
@@ -140,7 +196,7 @@ def to_html(report):
             body.append(f"<blockquote>{esc[5:]}</blockquote>")
         elif esc.strip():
             body.append(f"<p>{esc}</p>")
-    return ("<!DOCTYPE html>\n<html lang=\"zh-Hant\"><head><meta charset=\"utf-8\">"
+    return (f"<!DOCTYPE html>\n<html lang=\"{'ja' if _LANG[0] == 'ja' else 'zh-Hant'}\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(report['name'])}</title>"
             "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
             ".step{margin:.8em 0 .2em}blockquote{color:#555}</style></head><body>\n"

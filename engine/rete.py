@@ -789,6 +789,7 @@ def snapshot(root):
         if not state:
             continue
         snap[id(node)] = (node, state)
+        node._snap_state = state            # restore reads it from the node (ids change when unpickled)
         node._touch_list = snap.touched
         node._touched = False
         if isinstance(node, tracked) and not isinstance(node, IndexedMatchNode):
@@ -816,7 +817,7 @@ def restore(snap):
         if isinstance(node, IndexedMatchNode):
             node.clear_board()
         else:
-            for k, v in snap[id(node)][1].items():
+            for k, v in node._snap_state.items():
                 setattr(node, k, _copy(v))
         node._touched = False
     snap.touched.clear()

@@ -29,9 +29,26 @@ KIND_ORDER = RULE_KINDS
 
 @functools.lru_cache(maxsize=32)
 def _engine(kb_dir, variants, question):
+    from . import cache
     kb = load_kb(kb_dir)
+    key = None
+    if getattr(kb, "digest", None):
+        import hashlib
+        key = hashlib.sha256(repr((kb.digest, str(kb.root.resolve()), variants, question)).encode()).hexdigest()
+        eng = cache.read("engine", key, cache.engine_loader(kb))
+        if eng is not None and getattr(eng, "kb", None) is kb:
+            from .rete import fast_tokens
+            fast_tokens()                   # the process-wide part of the speed-ups (rete.py)
+            kb.fact_text.update(eng.fact_text_extra)      # the words of the compiler's helper facts
+            gc.collect()
+            gc.freeze()
+            return eng
+    before = set(kb.fact_text)
     eng = build(kb, dict(variants), question=question)
     eng.kb = kb
+    eng.fact_text_extra = {k: v for k, v in kb.fact_text.items() if k not in before}
+    if key is not None:
+        cache.write("engine", key, eng, cache.engine_pickler(kb))
     return eng
 
 

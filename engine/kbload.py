@@ -54,9 +54,28 @@ class LMap(dict):
     def kline(self, key):
         return self.key_lines.get(key, self.line)
 
+    def __reduce__(self):
+        # a cached KB (engine/cache.py) was checked already: the key lines are left out
+        return _lmap, (dict(self), self.line)
+
 
 class LList(list):
     line = 0
+
+    def __reduce__(self):
+        return _llist, (list(self), self.line)
+
+
+def _lmap(items, line):
+    m = LMap(items)
+    m.line = line
+    return m
+
+
+def _llist(items, line):
+    m = LList(items)
+    m.line = line
+    return m
 
 
 class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
@@ -309,9 +328,27 @@ def kb_files(root, only=None):
 def load_kb(root=None, only=None, collect=False):
     """Load and validate a KB folder.  `only`: a tuple of top-level sub-folders to read.
 
-    With collect=True returns (kb, errors) instead of raising on the first error.
+    With collect=True returns (kb, errors) instead of raising on the first error.  A whole,
+    valid KB is kept in the user's cache (engine/cache.py), keyed by its files' content.
     """
+    from . import cache
     root = pathlib.Path(root) if root else packaged_kb_dir()
+    key = None
+    if not collect and not only:
+        files = kb_files(root)
+        key = cache.kb_digest(root, files)
+        kb = cache.read("kb", key + str(root.resolve()))
+        if isinstance(kb, KB):
+            kb.digest = key
+            return kb
+    kb = _load_kb(root, only, collect)
+    if key is not None:
+        kb.digest = key
+        cache.write("kb", key + str(root.resolve()), kb)
+    return kb
+
+
+def _load_kb(root, only, collect):
     kb = KB(root)
     errors = []
 

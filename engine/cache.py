@@ -1,0 +1,201 @@
+"""A cache of what does not change between runs: the loaded and checked KB, and the compiled
+network for a (KB, variants, question), in the user's cache folder.
+
+    $LIUREN_CACHE_DIR, else $XDG_CACHE_HOME/liuren, else ~/.cache/liuren
+
+An entry is keyed by the content of every KB file, the program's own code and version, and the
+options that shape the network: any edit of a KB file, another --kb folder or another version
+misses the cache.  Reading is best effort: a missing, corrupt, foreign or unreadable file is a
+miss, and the KB is loaded and compiled as if there were no cache (then written again);
+writing is best effort too (a read-only folder is fine).  Files are written to a temporary
+name and renamed into place, so two first runs at once both leave a whole file.
+`liuren --no-cache …` (or LIUREN_NO_CACHE=1) bypasses it; `liuren cache clear` empties it.
+"""
+from __future__ import annotations
+
+import functools
+import gc
+import hashlib
+import io
+import os
+import pathlib
+import pickle
+import sys
+import tempfile
+
+FORMAT = 1                      # bump when what is stored changes shape
+_PREFIX = "liuren-"
+
+
+def cache_dir():
+    d = os.environ.get("LIUREN_CACHE_DIR")
+    if d:
+        return pathlib.Path(d)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return pathlib.Path(base) / "liuren"
+
+
+def enabled():
+    return not os.environ.get("LIUREN_NO_CACHE")
+
+
+@functools.lru_cache(maxsize=1)
+def code_digest():
+    """The program itself: its version, Python's and experta's, and the source of the engine
+    (a change of the code that compiles a network changes what a cached network means)."""
+    h = hashlib.sha256()
+    try:
+        from importlib.metadata import version
+        h.update(version("liuren").encode())
+        h.update(version("experta").encode())
+    except Exception:  # noqa: BLE001 — not installed as a distribution: the sources say it all
+        pass
+    h.update(sys.version.encode())
+    h.update(str(FORMAT).encode())
+    here = pathlib.Path(__file__).resolve().parent
+    for p in sorted(here.glob("*.py")):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def kb_digest(root, files):
+    """The content of a KB folder: every file's path (relative) and bytes, and the code."""
+    h = hashlib.sha256(code_digest().encode())
+    root = pathlib.Path(root)
+    for p in files:
+        h.update(str(pathlib.Path(p).relative_to(root)).encode() + b"\0")
+        h.update(pathlib.Path(p).read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _path(kind, key):
+    return cache_dir() / f"{_PREFIX}{kind}-{key[:40]}.pickle"
+
+
+def read(kind, key, persistent_load=None):
+    """The object stored under (kind, key), or None (a miss, whatever the reason)."""
+    if not enabled():
+        return None
+    p = _path(kind, key)
+    gc_on = gc.isenabled()
+    gc.disable()                    # unpickling millions of objects: no collections meanwhile
+    try:
+        with open(p, "rb") as f:
+            u = pickle.Unpickler(f)
+            if persistent_load is not None:
+                u.persistent_load = persistent_load
+            header = u.load()
+            if header != (FORMAT, kind, key):
+                return None
+            return u.load()
+    except Exception:  # noqa: BLE001 — a cache is never an error: corrupt, partial, foreign …
+        return None
+    finally:
+        if gc_on:
+            gc.enable()
+
+
+def write(kind, key, obj, pickler=None):
+    """Store obj under (kind, key); False when it could not be written (read-only folder …)."""
+    if not enabled():
+        return False
+    d = cache_dir()
+    tmp = None
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        buf = io.BytesIO()
+        p = (pickler or pickle.Pickler)(buf, protocol=pickle.HIGHEST_PROTOCOL)
+        p.dump((FORMAT, kind, key))
+        p.dump(obj)
+        fd, tmp = tempfile.mkstemp(prefix=f".{_PREFIX}{kind}-", dir=d)
+        with os.fdopen(fd, "wb") as f:
+            f.write(buf.getvalue())
+        os.replace(tmp, _path(kind, key))
+        return True
+    except Exception:  # noqa: BLE001 — e.g. a read-only cache folder: judge without caching
+        if tmp:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return False
+
+
+def clear():
+    """Remove every cache file of this program; the number removed."""
+    d = cache_dir()
+    n = 0
+    if d.is_dir():
+        for p in d.iterdir():
+            if p.name.startswith((_PREFIX, "." + _PREFIX)):
+                try:
+                    p.unlink()
+                    n += 1
+                except OSError:
+                    pass
+    return n
+
+
+# --------------------------------------------------------------------------- the network
+def engine_pickler(kb):
+    """A pickler for a compiled network: experta's network (dynamic classes, generated
+    functions: cloudpickle) without the KB it was compiled from (its entries are referred to by
+    id and taken from the KB loaded at the other end)."""
+    import cloudpickle
+    from experta.fact import Fact
+
+    from .compile import fact_class
+    from .kbload import KB, Row, Rule, Table
+
+    class Pickler(cloudpickle.Pickler):
+        def persistent_id(self, obj):
+            if obj is kb:
+                return ("kb",)
+            t = type(obj)
+            if t is Rule and kb.rules.get(obj.id) is obj:
+                return ("rule", obj.id)
+            if t is Row and obj.id and kb.rows.get(obj.id) is obj:
+                return ("row", obj.id)
+            if t is Table and kb.tables.get(obj.id) is obj:
+                return ("table", obj.id)
+            if t is KB:
+                raise pickle.PicklingError("another KB inside the network")
+            return None
+
+        def reducer_override(self, obj):
+            if isinstance(obj, type) and issubclass(obj, Fact) and "fact_type" in obj.__dict__:
+                # a fact type's class is the one compile.fact_class makes for it in this process:
+                # the alpha network dispatches on it, and board facts are made with it
+                return fact_class, (obj.fact_type,)
+            t = type(obj)
+            # experta's tuple-based classes (patterns, constraints, tokens) take their items
+            # as separate arguments, not as one tuple: rebuild them as tuples with their state
+            if isinstance(obj, tuple) and t is not tuple and t.__module__.startswith("experta"):
+                return _rebuild_tuple, (t, tuple(obj), getattr(obj, "__dict__", None) or None)
+            return super().reducer_override(obj)
+
+    return Pickler
+
+
+def engine_loader(kb):
+    def persistent_load(pid):
+        kind = pid[0]
+        if kind == "kb":
+            return kb
+        if kind == "rule":
+            return kb.rules[pid[1]]
+        if kind == "row":
+            return kb.rows[pid[1]]
+        if kind == "table":
+            return kb.tables[pid[1]]
+        raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+    return persistent_load
+
+
+def _rebuild_tuple(cls, items, state):
+    obj = tuple.__new__(cls, items)
+    if state:
+        obj.__dict__.update(state)
+    return obj

@@ -1,6 +1,7 @@
 """The board in the traditional text layout."""
 from __future__ import annotations
 
+from .kbload import cite
 from .symbols import BRANCHES, bi
 
 SHORT = {"貴人": "貴", "螣蛇": "蛇", "朱雀": "雀", "六合": "合", "勾陳": "勾", "青龍": "龍", "天空": "空",
@@ -73,7 +74,7 @@ def transmissions(board, steps=True):
     if steps:
         lines.append("  發用之由：")
         for s in t.steps:
-            lines.append(f"    · {s.text}" + (f"　「{s.verse}」" if s.verse and s.book != "起課 (casting.md)" else ""))
+            lines.append(f"    · {s.text}" + (f"　「{s.verse}」{cite(s.source())}" if s.verse else ""))
     return lines
 
 

@@ -1,4 +1,4 @@
-"""Casting: the structural facts of casting.md over the 720 lessons, the 卷七 example,
+"""Casting: the structural facts of 《六壬大全》卷一 起例 over the 720 lessons, the 卷七 example,
 calendar edges and properties."""
 import datetime as dt
 from collections import Counter
@@ -80,7 +80,7 @@ def test_stem_in_on_stands_for_its_jigong():
 
 
 def test_book_examples_for_guiren_school():
-    # casting.md: 壬子日 未加卯 by night → 三傳 generals 勾陳 太常 貴人 (needs 壬 夜卯, 甲牛 school)
+    # 《六壬大全》卷一 ¶1272, 卷十一 ¶127: 壬子日 未加卯 by night → 三傳 generals 勾陳 太常 貴人 (needs 壬 夜卯, 甲牛 school)
     b = cast(day="壬子", on="未加卯", night=True)
     assert [b.generals[x] for x in b.transmissions.branches] == ["勾陳", "太常", "貴人"]
     # 癸亥日 辰加癸 (癸 lodges on 丑) by night → 螣蛇 勾陳 白虎

@@ -218,3 +218,15 @@ def test_table_notes_and_interpretations_are_chinese():
         if t.file.split("kb/")[-1].startswith("core/"):
             texts = [t.meta.get("note") or ""] + list((t.meta.get("interpretation") or {}).values())
             assert not any(LATIN.search(x) for x in texts), t.id
+
+
+def test_the_caster_tables_cite_the_liuren_daquan():
+    # every table the caster reads (kb/core casting.yaml, ganzhi.yaml and the 神煞 tables whose
+    # relations it uses) cites 《六壬大全》 or the worked examples that show it
+    kb = load_kb()
+    caster = {t.id for t in kb.tables.values() if t.file.endswith(("core/casting.yaml", "core/ganzhi.yaml"))}
+    caster |= {"shensha-zhi-relation", "shensha-ma", "shensha-xunkong"}
+    assert len(caster) == 18
+    for tid in sorted(caster):
+        books = {kb.book_of(s)[0] for s in kb.tables[tid].meta.get("source") or []}
+        assert "六壬大全" in books, tid

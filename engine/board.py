@@ -8,14 +8,23 @@ from .symbols import BRANCHES, bi
 
 @dataclass(frozen=True)
 class Step:
-    """One step of the 三傳 derivation, with the verse it applies."""
+    """One step of the 三傳 derivation, with the verse it applies and where that verse stands
+    (seed paragraph, book and 卷), cited like every other source."""
     text: str
     verse: str = ""
     book: str = ""
     rule: str = ""          # verse id in kb/core/casting.yaml
+    seed: str = ""          # the seed text of the verse (kb/core/books.yaml)
+    para: int | None = None # its ¶ (blank-line blocks, ¶0 = title)
+    volume: str = ""        # 卷一 …
+
+    def source(self):
+        """The verse as a source {book, volume, seed, para, quote} (engine.judging.cite prints it)."""
+        return {"book": self.book, "volume": self.volume, "seed": self.seed, "para": self.para, "quote": self.verse}
 
     def to_dict(self):
-        return {"text": self.text, "verse": self.verse, "book": self.book, "rule": self.rule}
+        return {"text": self.text, "verse": self.verse, "book": self.book, "volume": self.volume,
+                "seed": self.seed, "para": self.para, "rule": self.rule}
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """起課: a pure function from the inputs to one frozen Board.
 
-The rules are those of ../shared/docs/casting.md (after 《六壬大全》); every table comes from
-kb/core, every 三傳 derivation step cites its verse from kb/core/casting.yaml.
+The rules are those of 《六壬大全》 (卷一 起例, restated in 卷七); every table comes from kb/core,
+every 三傳 derivation step cites its verse from kb/core/casting.yaml (seed, ¶, verbatim quote).
 
 Everything structural (四課, 三傳 and how they were found) depends only on the day and on the
 offset of 月將 over 占時; the generals depend on that, the day stem and 晝/夜.  Both parts are
@@ -45,8 +45,9 @@ def check_options(options):
 
 # --------------------------------------------------------------------------- structure
 def _step_kb(text, vid, kb=None):
-    quote, book = core(kb).verse(vid)
-    return Step(text=text, verse=quote, book=book, rule=vid)
+    v = core(kb).verse(vid)
+    return Step(text=text, verse=v.get("quote", ""), book=v.get("book", ""), rule=vid,
+                seed=v.get("seed", ""), para=v.get("para"), volume=v.get("volume", ""))
 
 
 @functools.lru_cache(maxsize=None)
@@ -61,7 +62,8 @@ def structure(day, offset, shehai="count", kb=None):
     gong = T.jigong[stem]
     u1 = tian(gong); u2 = tian(u1); u3 = tian(zhi); u4 = tian(u3)
     lessons = ((u1, stem, gong), (u2, u1, u1), (u3, zhi, zhi), (u4, u3, u3))
-    steps = [_step(f"月將加占時：天盤移 {offset} 位（{'伏吟' if offset == 0 else '返吟' if offset == 6 else '各支加其位'}）", "plate"),
+    steps = [_step(f"月將加占時：天盤移 {offset} 位（{'伏吟' if offset == 0 else '返吟' if offset == 6 else '各支加其位'}）",
+                   "plate-fuyin" if offset == 0 else "plate-fanyin" if offset == 6 else "plate"),
              _step("四課：" + "　".join(f"{n}課 {u}/{l}" for n, (u, l, _) in zip("一二三四", lessons)), "lessons")]
 
     def mid_last(first):
@@ -89,11 +91,11 @@ def structure(day, offset, shehai="count", kb=None):
             steps.append(_step(f"初傳 {first} 自刑，次傳取{'支' if origin == '干' else '干'}上神 {mid}（杜傳）", "fuyin-zixing"))
         else:
             mid = T.xing_of[first]
-            steps.append(_step(f"中傳取初傳所刑：{first} 刑 {mid}", "fuyin"))
+            steps.append(_step(f"中傳取初傳所刑：{first} 刑 {mid}", "fuyin-xing"))
         if T.xing_of[mid] == mid:
             last = T.chong_of[mid]
             subtype = "杜傳"
-            steps.append(_step(f"中傳 {mid} 又自刑，末傳取其沖 {last}（杜傳）", "fuyin-zixing"))
+            steps.append(_step(f"中傳 {mid} 又自刑，末傳取其沖 {last}（杜傳）", "fuyin-zixing-last"))
         elif T.xing_of[mid] == first:
             # 子卯 刑 each other: the transmission does not go back to 初, 末 is 中's 沖
             last = T.chong_of[mid]
@@ -101,7 +103,7 @@ def structure(day, offset, shehai="count", kb=None):
             steps.append(_step(f"中傳 {mid} 刑回初傳 {first}（{first}{mid}兩刑），不複再傳，末傳取其沖 {last}（杜傳）", "fuyin-dufu"))
         else:
             last = T.xing_of[mid]
-            steps.append(_step(f"末傳取中傳所刑：{mid} 刑 {last}", "fuyin"))
+            steps.append(_step(f"末傳取中傳所刑：{mid} 刑 {last}", "fuyin-xing"))
         return lessons, (first, mid, last), "伏吟", subtype, tuple(steps)
 
     # 賊克 -------------------------------------------------------------
@@ -124,7 +126,7 @@ def structure(day, offset, shehai="count", kb=None):
         if len(uppers) == 1:
             first = uppers[0]
             subtype = "重審" if kind == "賊" else "元首"
-            steps.append(_step(f"只一課，{first} 為初傳（{subtype}）", "zeike"))
+            steps.append(_step(f"只一課，{first} 為初傳（{subtype}）", "zeike-one"))
             return lessons, mid_last(first), gate_prefix or "賊克", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)
         same = [u for u in uppers if T.yinyang[u] == yy]
         if len(same) == 1:
@@ -132,7 +134,7 @@ def structure(day, offset, shehai="count", kb=None):
             steps.append(_step(f"{'、'.join(uppers)} 俱{kind}；{'陽' if yy == '陽' else '陰'}日取{'陽' if yy == '陽' else '陰'}神 {first}（知一）", "biyong"))
             return lessons, mid_last(first), gate_prefix or "比用", "知一", tuple(steps) + (_chuan_step(mid_last(first), kb),)
         pool = same if same else uppers
-        steps.append(_step(f"{'、'.join(uppers)} 俱{kind}，" + ("俱比" if same else "俱不比") + "，入涉害", "biyong"))
+        steps.append(_step(f"{'、'.join(uppers)} 俱{kind}，" + ("俱比" if same else "俱不比") + "，入涉害", "biyong-shehai"))
         first, subtype, more = _shehai(T, pool, kind, offset, stem, yy, u1, u3, shehai, _step)
         steps += more
         return lessons, mid_last(first), gate_prefix or "涉害", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)

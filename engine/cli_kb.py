@@ -200,7 +200,7 @@ def cmd_rules_list(a):
     for e in _listed(kb):
         if a.kind and e.kind != a.kind:
             continue
-        seeds = sorted({(s.get("seed") or s.get("doc") or "")[:3] for s in e.source})
+        seeds = sorted({(s.get("seed") or "")[:3] for s in e.source})
         if a.source and not any(x.startswith(a.source[:3]) for x in seeds):
             continue
         paras = "、".join(dict.fromkeys(f"{(s.get('seed') or '')[:3]}¶{s['para']}" for s in e.source if "para" in s))
@@ -350,7 +350,7 @@ def cmd_kb_check(a):
     return 0
 
 
-_COUNT_ORDER = ("rules", "tables", "named rows", "questions", "facts", "macros", "verses", "books", "docs", "options")
+_COUNT_ORDER = ("rules", "tables", "named rows", "questions", "facts", "macros", "verses", "books", "options")
 
 
 def _counts_text(c):

@@ -21,7 +21,7 @@ from .compile import build
 from .errors import InputError
 from .facts import BUILTIN_FACTS, PLATE_OF_POSITION, board_facts
 from .i18n import label_of
-from .kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, load_kb
+from .kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, cite, load_kb  # noqa: F401 (cite: re-exported)
 from .symbols import BRANCHES, is_branch
 
 KIND_ORDER = RULE_KINDS
@@ -114,7 +114,7 @@ class Firing:
              "kind": self.kind, "reading": self.reading,
              "valence": self.valence, "defeated": self.defeated,
              "bindings": {k.lstrip("$"): v for k, v in self.bindings.items()},
-             "sources": [{k: s[k] for k in ("seed", "para", "doc", "book", "volume") if s.get(k) is not None}
+             "sources": [{k: s[k] for k in ("seed", "para", "book", "volume") if s.get(k) is not None}
                          for s in self.sources],
              "about": self.about, "aspects": self.aspects, "routes": 1 + len(self.routes)}
         if self.calc:
@@ -128,11 +128,6 @@ class Firing:
         return d
 
 
-def cite(s):
-    """A source as readers cite it: 《book》卷 ¶n for a seed paragraph, 《book》 for a document."""
-    if s.get("seed"):
-        return f"《{s.get('book', '')}》{s.get('volume', '')} ¶{s['para']}"
-    return f"《{s.get('book') or s.get('doc', '')}》"
 
 
 def _sources(kb, entry):
@@ -431,7 +426,8 @@ class Judgment:
         prev = None
         for i, s in enumerate(self.board.transmissions.steps):
             node = f"cast:{i}"
-            g.add_node(node, kind="cast", order=i, text=s.text, verse=s.verse, book=s.book, rule=s.rule,
+            g.add_node(node, kind="cast", order=i, text=s.text, verse=s.verse, book=s.book, volume=s.volume,
+                       seed=s.seed, para=s.para, rule=s.rule,
                        name=(self.kb.verses.get(s.rule) or {}).get("name", "起課"))
             if prev:
                 g.add_edge(prev, node, role="next")

@@ -1,7 +1,8 @@
 """Loading and validating the knowledge base (kb/, YAML only).
 
 Every KB file is a YAML mapping with any of the keys ``tables``, ``rules``, ``macros``,
-``verses``, ``books``, ``docs``, ``options``, ``questions``.  The format is documented in
+``verses``, ``books``, ``options``, ``questions``.  Every source is a paragraph of a seed text
+(``seed``, ``para``, a verbatim ``quote``): a project document is never a source.  The format is documented in
 kb/README.md; this module checks it and turns it into plain objects.  Any error names the
 file and the line (KBError); ``liuren kb check`` reports them all.
 """
@@ -29,7 +30,7 @@ CALC_OPS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "neg": "−"}
 JUDGMENT_KINDS = ("課體", "格", "畢法", "神煞", "斷", "總則", "類相", "占驗")
 RULE_KINDS = JUDGMENT_KINDS + ("起例",)
 SOURCE_KEYS_SEED = {"seed", "para", "quote", "note"}
-SOURCE_KEYS_DOC = {"doc", "section", "book", "quote", "note"}
+VERSE_KEYS = {"id", "name", "seed", "para", "quote", "note"}
 ROW_META = {"id", "name", "aliases", "labels", "source", "reading", "valence", "interpretation",
             "variants", "examples", "unreachable", "always", "note", "symmetric", "each", "defeats",
             "defeated_by", "about", "conflicts", "governs"}
@@ -244,7 +245,6 @@ class KB:
         self.macros: dict[str, dict] = {}
         self.verses: dict[str, dict] = {}
         self.books: dict[str, dict] = {}
-        self.docs: dict[str, dict] = {}
         self.options: dict[str, dict] = {}
         self.questions: dict[str, dict] = {}
         self.question_aliases: dict[str, str] = {}     # another name a question is asked by -> its name
@@ -277,11 +277,9 @@ class KB:
         return difflib.get_close_matches(key, sorted(names), n=n, cutoff=0.3)
 
     def book_of(self, src):
-        if "seed" in src:
-            b = self.books.get(src["seed"], {})
-            return b.get("book", src["seed"]), b.get("volume", "")
-        d = self.docs.get(src.get("doc"), {})
-        return src.get("book") or d.get("book", src.get("doc", "")), src.get("section", "")
+        """(book, volume) of a source or verse citing a seed paragraph, from kb/core/books.yaml."""
+        b = self.books.get(src.get("seed"), {})
+        return b.get("book", src.get("seed", "")), b.get("volume", "")
 
     def fact_fields(self, ftype):
         if ftype in BUILTIN_FACTS:
@@ -307,6 +305,13 @@ def packaged_kb_dir():
         return here
     import importlib.resources as ir
     return pathlib.Path(str(ir.files("kb")))
+
+
+def cite(s):
+    """A source as readers cite it: 《book》卷 ¶n (a seed paragraph, with its book and volume)."""
+    if s.get("seed"):
+        return f"《{s.get('book', '')}》{s.get('volume', '')} ¶{s['para']}"
+    return f"《{s.get('book', '')}》"
 
 
 def kb_files(root, only=None):
@@ -412,9 +417,12 @@ def _load_doc(kb, path, doc, err):
         return err(path, 1, "the file holds nothing (no tables, rules, questions …): an emptied file?")
     if not isinstance(doc, dict):
         return err(path, getattr(doc, "line", 1), "a KB file must be a mapping (tables:, rules:, …)")
-    known = {"tables", "rules", "macros", "verses", "books", "docs", "options", "questions", "facts", "seed"}
+    known = {"tables", "rules", "macros", "verses", "books", "options", "questions", "facts", "seed"}
     for k in doc:
-        if k not in known:
+        if k == "docs":
+            err(path, doc.kline(k), "docs: a project document is not a source; cite the book "
+                "(a seed paragraph: seed, para, quote)")
+        elif k not in known:
             err(path, doc.kline(k), f"unknown top-level key {k!r} (expected one of {', '.join(sorted(known))})")
     counts = kb.file_counts.setdefault(rel, {})
     for k in known:
@@ -424,7 +432,7 @@ def _load_doc(kb, path, doc, err):
                for r in t.get("rows") or [] if isinstance(r, dict) and "id" in r)
     if rows:
         counts["named rows"] = rows
-    for key, fn in (("books", _load_books), ("docs", _load_docs), ("facts", _load_factdecl), ("macros", _load_macro),
+    for key, fn in (("books", _load_books), ("facts", _load_factdecl), ("macros", _load_macro),
                     ("verses", _load_verse), ("options", _load_option), ("questions", _load_question),
                     ("tables", _load_table), ("rules", _load_rule)):
         items = doc.get(key)
@@ -442,10 +450,6 @@ def _load_doc(kb, path, doc, err):
 
 def _load_books(kb, path, item, err):
     kb.books[item.get("seed")] = dict(item)
-
-
-def _load_docs(kb, path, item, err):
-    kb.docs[item.get("doc")] = dict(item)
 
 
 def _load_factdecl(kb, path, item, err):
@@ -470,8 +474,20 @@ def _load_macro(kb, path, item, err):
 
 
 def _load_verse(kb, path, item, err):
+    """A casting verse: the seed paragraph a derivation step cites (seed, para, verbatim quote)."""
     if "id" not in item or "quote" not in item:
         return err(path, item.line, "a verse needs id and quote")
+    extra = set(item) - VERSE_KEYS
+    if extra:
+        err(path, item.line, f"verse {item['id']}: unknown key(s) {sorted(extra)} (a verse is {{id, name, seed, para, quote}})")
+    if not isinstance(item.get("seed"), str) or not item["seed"]:
+        err(path, item.line, f"verse {item['id']}: needs seed (the seed text it quotes) and para")
+    elif kb.books and item["seed"] not in kb.books:
+        err(path, item.kline("seed"), f"verse {item['id']}: seed {item['seed']!r} is not in books (kb/core/books.yaml)")
+    if not isinstance(item.get("para"), int) or isinstance(item.get("para"), bool):
+        err(path, item.kline("para") if "para" in item else item.line, f"verse {item['id']}: para must be an integer ¶ number")
+    if not isinstance(item["quote"], str) or not item["quote"].strip():
+        err(path, item.kline("quote"), f"verse {item['id']}: quote (the verbatim text) is missing")
     kb.verses[item["id"]] = dict(item)
 
 
@@ -542,11 +558,11 @@ def _check_source(kb, path, item, err, required=True):
             if not isinstance(s.get("para"), int) or isinstance(s.get("para"), bool):
                 err(path, line, "source: para must be an integer ¶ number")
         elif "doc" in s:
-            extra = set(s) - SOURCE_KEYS_DOC
-            if extra:
-                err(path, line, f"source: unknown key(s) {sorted(extra)}")
+            err(path, line, f"source: doc {s.get('doc')!r} is a project document, not a source: cite the book "
+                "(seed, para, quote), or, where the books do not state it, say so in the entry's note")
+            continue
         else:
-            err(path, line, "source needs seed (a seed file) or doc (a project document)")
+            err(path, line, "source needs seed (a seed file), para and quote")
             continue
         if not isinstance(s.get("quote"), str) or not s["quote"].strip():
             err(path, line, "source: quote (the verbatim classical text) is missing")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .i18n import DEFAULT, NOTES, word
+from .kbload import cite
 from .symbols import BRANCHES, bi
 
 SHORT = {"貴人": "貴", "螣蛇": "蛇", "朱雀": "雀", "六合": "合", "勾陳": "勾", "青龍": "龍", "天空": "空",
@@ -76,7 +77,7 @@ def transmissions(board, steps=True, lang=DEFAULT):
     if steps:
         lines.append(f"  {word('發用之由', lang)}：")
         for s in t.steps:
-            lines.append(f"    · {s.text}" + (f"　「{s.verse}」" if s.verse and s.book != "起課 (casting.md)" else ""))
+            lines.append(f"    · {s.text}" + (f"　「{s.verse}」{cite(s.source())}" if s.verse else ""))
     return lines
 
 

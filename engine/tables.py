@@ -98,8 +98,12 @@ class CoreTables:
         return (self.element[a], self.element[b]) in self.sheng
 
     def verse(self, vid):
+        """{quote, book, volume, seed, para} of a casting verse (empty for an unknown id)."""
         v = self.verses.get(vid)
-        return (v["quote"], v.get("book", "")) if v else ("", "")
+        if not v:
+            return {}
+        book, volume = self.kb.book_of(v)
+        return {"quote": v["quote"], "book": book, "volume": volume, "seed": v["seed"], "para": v["para"]}
 
 
 @functools.lru_cache(maxsize=4)

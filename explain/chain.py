@@ -54,7 +54,7 @@ def conclusions(g, node):
 
 
 def source_list(sources):
-    return [{k: s.get(k) for k in ("book", "volume", "seed", "para", "doc", "section", "quote") if s.get(k) is not None}
+    return [{k: s.get(k) for k in ("book", "volume", "seed", "para", "quote") if s.get(k) is not None}
             for s in sources]
 
 
@@ -63,7 +63,8 @@ def cast_steps(g):
     out = []
     for n in nodes:
         d = g.nodes[n]
-        src = [{"book": d.get("book") or "起課", "quote": d["verse"]}] if d.get("verse") else []
+        src = ([{"book": d.get("book", ""), "volume": d.get("volume", ""), "seed": d.get("seed"), "para": d.get("para"),
+                 "quote": d["verse"]}] if d.get("verse") else [])
         out.append({"step": "cast", "rule": d.get("rule", ""), "name": d.get("name") or "起課", "matched": [d["text"]],
                     "sources": src, "interpretation": None})
     return out

@@ -1,4 +1,4 @@
-"""Casting: the structural facts of casting.md over the 720 lessons, the 卷七 example,
+"""Casting: the structural facts of 《六壬大全》卷一 起例 over the 720 lessons, the 卷七 example,
 calendar edges and properties."""
 import datetime as dt
 from collections import Counter
@@ -80,7 +80,7 @@ def test_stem_in_on_stands_for_its_jigong():
 
 
 def test_book_examples_for_guiren_school():
-    # casting.md: 壬子日 未加卯 by night → 三傳 generals 勾陳 太常 貴人 (needs 壬 夜卯, 甲牛 school)
+    # 《六壬大全》卷一 ¶1272, 卷十一 ¶127: 壬子日 未加卯 by night → 三傳 generals 勾陳 太常 貴人 (needs 壬 夜卯, 甲牛 school)
     b = cast(day="壬子", on="未加卯", night=True)
     assert [b.generals[x] for x in b.transmissions.branches] == ["勾陳", "太常", "貴人"]
     # 癸亥日 辰加癸 (癸 lodges on 丑) by night → 螣蛇 勾陳 白虎
@@ -270,3 +270,50 @@ def test_dufu_is_exactly_the_books_list():
 def test_zimao_dufu_step_cites_the_line():
     steps = cast(day="丁卯", on="子加子").transmissions.steps
     assert any("子卯兩刑，不複再傳，以子衝午為末傳也" in s.verse for s in steps)
+
+
+# --------------------------------------------------------------------------- the steps cite the book
+def _all_steps():
+    """Every derivation step of the 720 lessons, under both 涉害 options (伏吟 and 返吟 included)."""
+    from engine.cast import structure
+    for day in JIAZI:
+        for offset in range(12):
+            for shehai in ("count", "mengzhong"):
+                for s in structure(day, offset, shehai)[4]:
+                    yield day, offset, shehai, s
+
+
+def test_every_step_cites_a_verse_of_the_book():
+    import re
+    from engine.tables import core
+    T = core()
+    used = set()
+    for day, offset, shehai, s in _all_steps():
+        where = f"{day} offset {offset} {shehai}: {s.text}"
+        v = T.verses.get(s.rule)
+        assert v is not None, where
+        assert s.verse == v["quote"] and s.seed == v["seed"] and s.para == v["para"], where
+        assert s.book == "六壬大全" and s.volume.startswith("卷"), where
+        assert s.seed in T.kb.books and isinstance(s.para, int), where
+        assert not re.search(r"[A-Za-z]", s.verse), where
+        assert s.to_dict()["seed"] == s.seed and s.to_dict()["para"] == s.para
+        used.add(s.rule)
+    # every gate's verse is used somewhere, the 伏吟 and 返吟 ones included
+    assert {"plate", "plate-fuyin", "plate-fanyin", "lessons", "chuanfa", "zeike", "zeike-one", "biyong",
+            "biyong-shehai", "shehai", "shehai-tie", "yaoke", "maoxing", "maoxing-order", "biezhe", "bazhuan",
+            "fuyin", "fuyin-xing", "fuyin-zixing", "fuyin-zixing-last", "fuyin-dufu", "fanyin"} <= used
+
+
+def test_fuyin_steps_cite_the_line_that_justifies_them():
+    # 丁卯 伏吟: 中傳 is 初傳's 刑 (「迤邐刑之作中末」), 末 its 衝 (杜傳, 卷七 ¶473)
+    steps = cast(day="丁卯", on="子加子").transmissions.steps
+    by = {s.rule: s for s in steps}
+    assert by["plate-fuyin"].para == 434 and by["plate-fuyin"].volume == "卷七"
+    assert by["fuyin-xing"].verse == "迤邐刑之作中末" and (by["fuyin-xing"].volume, by["fuyin-xing"].para) == ("卷一", 19)
+    assert (by["fuyin-dufu"].volume, by["fuyin-dufu"].para) == ("卷七", 473)
+    # 乙亥 伏吟: 初傳 辰 自刑 → 次傳 支上 亥 (「次傳顛倒日辰並」), 亥 又自刑 → 末傳 its 衝 巳
+    b = cast(day="乙亥", on="亥加亥")
+    assert b.transmissions.branches == ("辰", "亥", "巳")
+    by = {s.rule: s for s in b.transmissions.steps}
+    assert by["fuyin-zixing"].verse == "若也自刑為發用，次傳顛倒日辰並。"
+    assert by["fuyin-zixing-last"].verse == "次傳更複自刑者，衝取末傳不論刑。"

@@ -22,10 +22,16 @@ def test_how_zhanshou_golden_chain():
     c = how(judge(ZHANSHOU).graph, "ge-zhanshou")
     kinds = [s["step"] for s in c["steps"]]
     rules = [s["rule"] for s in c["steps"]]
-    assert rules == ["plate", "lessons", "zeike", "biyong", "shehai", "shehai", "shehai", "chuanfa",
+    assert rules == ["plate", "lessons", "zeike", "biyong-shehai", "shehai", "shehai", "shehai", "chuanfa",
                      "place-xunkong", "ge-zhanshou"]
     assert kinds == ["cast"] * 8 + ["derive", "conclusion"]
-    assert c["steps"][2]["sources"][0]["quote"] == "取課先從下賊呼，如無下賊上克初"
+    # every casting step cites 《六壬大全》 by 卷 and ¶, like every other source
+    zk = c["steps"][2]["sources"][0]
+    assert zk["quote"] == "取課先從下賊呼，如無下賊上克初。"
+    assert (zk["book"], zk["volume"], zk["seed"], zk["para"]) == ("六壬大全", "卷一", "101_liuren_daquan_juan01.txt", 5)
+    assert [(s["sources"][0]["volume"], s["sources"][0]["para"]) for s in c["steps"][:8]] == \
+        [("卷七", 434), ("卷九", 248), ("卷一", 5), ("卷一", 7), ("卷一", 9), ("卷一", 9), ("卷一", 9), ("卷一", 5)]
+    assert c["steps"][7]["sources"][0]["quote"] == "初傳之上名中次，中上加臨是末居。"
     assert c["steps"][5]["matched"] == ["亥加丑，歸本家 亥，歷 辰、戊、未、己、戌，5 重"]
     xk = c["steps"][8]
     assert (xk["sources"][0]["seed"], xk["sources"][0]["para"]) == ("000_97d20668deca6813.txt", 37)
@@ -47,7 +53,7 @@ def test_how_yin_chain_through_placement_and_seen():
     assert set(order[1:-2]) == {"shensha-seen"} and order[-2:] == ["sha-yin", "sha-yin"]
     assert c["instances"] == 2
     assert {m for s in c["steps"] if s["rule"] == "sha-yin" for m in s["matched"]} == {"印（子）見於日支", "印（子）見於占時"}
-    assert c["steps"][0]["rule"] == "plate" and c["steps"][2]["rule"] == "fuyin"
+    assert c["steps"][0]["rule"] == "plate-fuyin" and c["steps"][2]["rule"] == "fuyin"
     assert c["reading"] == "以扶助論。"
 
 

@@ -1,7 +1,7 @@
 """卷中 (seed 004) ¶183–356: the worked examples of the text, cast and judged.
 
 卷中's examples are cast in
-the 甲羊 貴人 school (guiren="甲羊", see ../shared/docs/casting.md): every board below passes it.
+the 甲羊 貴人 school (guiren="甲羊", see the guiren table of kb/core/casting.yaml): every board below passes it.
 Where the text writes 「X加干」 the stem stands for its 寄宮 (甲寅 乙辰 丙戊巳 丁己未 庚申 辛戌 壬亥
 癸丑).  「旦將」 = day 貴人 (night=False), 「夜將」 = night 貴人 (night=True).  Each test works the
 text's reasoning in a comment and asserts what the board and the KB can show; where the text

@@ -1,4 +1,5 @@
-"""Every classical quote in kb/ is verbatim from the seed paragraph it cites.
+"""Every classical quote in kb/ (and every casting verse, so every derivation step) is verbatim
+from the seed paragraph it cites.
 
 The seeds are not part of the product: they are looked for in $LIUREN_SEEDS, else in
 ../shared/seeds next to the checkout (.ci/run sets LIUREN_SEEDS for its fresh copy); when
@@ -76,3 +77,28 @@ def test_variant_quote_is_in_a_cited_paragraph(entry, variant):
     texts = [paragraphs(s["seed"])[s["para"]] for s in e.source if "seed" in s]
     assert any(contains_in_order(t, str(variant["quote"])) for t in texts), \
         f"{entry}: variant {variant['id']} quotes {variant['quote']!r}, which no cited paragraph has"
+
+
+# --------------------------------------------------------------------------- the casting verses
+@pytest.mark.parametrize("vid", sorted(KB.verses))
+def test_verse_is_verbatim(vid):
+    v = KB.verses[vid]
+    ps = paragraphs(v["seed"])
+    assert contains_in_order(ps[v["para"]], v["quote"]), f"verse {vid}: not in {v['seed']} ¶{v['para']}: {v['quote']}"
+
+
+def test_every_cast_step_quotes_its_paragraph():
+    # every step of every one of the 720 lessons, under both 涉害 options (伏吟 and 返吟 included),
+    # cites a seed and ¶ whose paragraph holds its quote verbatim
+    from engine.cast import structure
+    from engine.symbols import JIAZI
+    checked = set()
+    for day in JIAZI:
+        for offset in range(12):
+            for shehai in ("count", "mengzhong"):
+                for s in structure(day, offset, shehai)[4]:
+                    assert s.seed and isinstance(s.para, int), (day, offset, s.text)
+                    if (s.seed, s.para, s.verse) not in checked:
+                        assert contains_in_order(paragraphs(s.seed)[s.para], s.verse), (day, offset, s.text, s.verse)
+                        checked.add((s.seed, s.para, s.verse))
+    assert len(checked) >= 20

@@ -1,6 +1,7 @@
 """A malformed KB file gives one line naming the file, the line and what is wrong; the CLI
 exits 2 (never a traceback).  Each case copies kb/core into a temporary KB and adds one
 broken file."""
+import re
 import shutil
 import textwrap
 
@@ -84,6 +85,35 @@ questions:
     aliases: [占丙, 占甲]
     source: [{seed: 003_7b5b74542e0d6cf0.txt, para: 13, quote: 月將加正時，視日上所臨身。}]
 """, 7, "question alias '占甲' is itself the name of a question"),
+    # a project document is never a source: the book is cited (seed, para, quote)
+    "doc-source": ("""\
+rules:
+  - id: t-doc
+    name: 試
+    kind: 格
+    source: [{doc: casting.md, section: Basic tables, quote: 三合}]
+    when:
+      - 位: {位: 初傳, 支: $a}
+""", 5, "is a project document, not a source"),
+    "docs-key": ("""\
+docs:
+  - doc: casting.md
+    book: 起課
+""", 1, "docs: a project document is not a source"),
+    "verse-without-seed": ("""\
+verses:
+  - id: t-verse
+    name: 賊克
+    quote: 取課先從下賊呼，如無下賊上克初。
+""", 2, "verse t-verse: needs seed"),
+    "verse-unknown-seed": ("""\
+verses:
+  - id: t-verse
+    name: 賊克
+    seed: 999_nowhere.txt
+    para: 5
+    quote: 取課先從下賊呼，如無下賊上克初。
+""", 4, "seed '999_nowhere.txt' is not in books"),
 }
 
 
@@ -135,3 +165,68 @@ def test_missing_kb_folder(capsys, tmp_path):
 def test_the_installed_kb_is_valid(capsys):
     assert main(["kb", "check"]) == 0
     assert "ok" in capsys.readouterr().out
+
+
+LATIN = re.compile(r"[A-Za-z]")
+
+
+def _all_quotes(kb):
+    """(where, quote) of every quote in the KB: sources of rules, rows, tables, questions and
+    examples, variants, and the casting verses."""
+    for e in kb.entries.values():
+        for s in e.source:
+            yield e.id, s.get("quote", "")
+        for v in e.variants:
+            yield f"{e.id} variant {v.get('id')}", str(v.get("quote", ""))
+        for kind, boards in (e.meta.get("examples") or {}).items():
+            for b in boards or []:
+                src = b.get("source")
+                for s in ([src] if isinstance(src, dict) else src or []):
+                    yield f"{e.id} example", s.get("quote", "")
+    for t in kb.tables.values():
+        for s in t.meta.get("source") or []:
+            yield t.id, s.get("quote", "")
+    for q in kb.questions.values():
+        for s in q.get("source") or []:
+            yield q["id"], s.get("quote", "")
+    for v in kb.verses.values():
+        yield f"verse {v['id']}", v["quote"]
+
+
+def test_no_source_quotes_latin_letters():
+    # the sources are the classics, in Chinese (or the Japanese rendering): no English sentence,
+    # no file name is ever quoted as a source
+    bad = [(w, q) for w, q in _all_quotes(load_kb()) if LATIN.search(q)]
+    assert not bad, bad[:5]
+
+
+def test_every_source_cites_a_seed_paragraph():
+    kb = load_kb()
+    books = set(kb.books)
+    srcs = [(e.id, s) for e in kb.entries.values() for s in e.source]
+    srcs += [(t.id, s) for t in kb.tables.values() for s in t.meta.get("source") or []]
+    srcs += [(q["id"], s) for q in kb.questions.values() for s in q.get("source") or []]
+    srcs += [(f"verse {v['id']}", v) for v in kb.verses.values()]
+    bad = [(w, s) for w, s in srcs if s.get("seed") not in books or not isinstance(s.get("para"), int) or "doc" in s]
+    assert not bad, bad[:5]
+
+
+def test_table_notes_and_interpretations_are_chinese():
+    # what the core tables follow where the books do not state them is said in Chinese
+    kb = load_kb()
+    for t in kb.tables.values():
+        if t.file.split("kb/")[-1].startswith("core/"):
+            texts = [t.meta.get("note") or ""] + list((t.meta.get("interpretation") or {}).values())
+            assert not any(LATIN.search(x) for x in texts), t.id
+
+
+def test_the_caster_tables_cite_the_liuren_daquan():
+    # every table the caster reads (kb/core casting.yaml, ganzhi.yaml and the 神煞 tables whose
+    # relations it uses) cites 《六壬大全》 or the worked examples that show it
+    kb = load_kb()
+    caster = {t.id for t in kb.tables.values() if t.file.endswith(("core/casting.yaml", "core/ganzhi.yaml"))}
+    caster |= {"shensha-zhi-relation", "shensha-ma", "shensha-xunkong"}
+    assert len(caster) == 18
+    for tid in sorted(caster):
+        books = {kb.book_of(s)[0] for s in kb.tables[tid].meta.get("source") or []}
+        assert "六壬大全" in books, tid

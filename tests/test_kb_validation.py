@@ -19,7 +19,14 @@ rules:
     reading: 試。
     source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
     when:
-      - 位: {位: 初傳, 支: $a}
+      - 位: {位: 初傳, 支: $_a}
+    examples:
+      fires:
+        - board: {day: 丁卯, on: 亥加丑}
+          why: 初傳亥。
+      silent:
+        - board: {day: 丁卯, on: 亥加丑}
+          why: 不試。
 """
 
 CASES = {
@@ -53,7 +60,7 @@ rules:
     source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
     when:
       - 位: {位: 中傳, 支: $a}
-""", 9, "duplicate id 't-ok'"),
+""", 16, "duplicate id 't-ok'"),
     "unknown-field": ("""\
 rules:
   - id: t-field

@@ -77,24 +77,34 @@ def book_filter(kb, wanted):
     return lambda f: any(s.get("seed") in seeds for s in f.sources)
 
 
-def firing_line(f, result=None):
+def firing_parts(f, result=None):
+    """What a judgment's line says, piece by piece (the CLI's line and the web page show these):
+    name, where (the branches it is about and the positions they are seen at), reading,
+    valence, the cited sources, and the names of the judgments that say not to take it as real."""
     where = []
     pos = [v for v in f.bindings.values() if v in POSITIONS and v != f.name]
     if f.about:
         where.append("、".join(f.about))
     if pos:
         where.append("見於" + "、".join(dict.fromkeys(pos)))
-    head = f"{f.name}" + (f"（{'，'.join(where)}）" if where else "")
-    line = f"  {head}　{f.reading}"
-    if f.valence:
-        line += f"〔{f.valence}〕"
     from .judging import cite
-    refs = "；".join(dict.fromkeys(cite(s) for s in f.sources))
+    return {"name": f.name, "where": "，".join(where), "reading": f.reading, "valence": f.valence,
+            "refs": list(dict.fromkeys(cite(s) for s in f.sources)),
+            "defeated_by": ([result.firings[i].name for i in f.defeated_by]
+                            if f.defeated and result is not None else [])}
+
+
+def firing_line(f, result=None):
+    p = firing_parts(f, result)
+    head = p["name"] + (f"（{p['where']}）" if p["where"] else "")
+    line = f"  {head}　{p['reading']}"
+    if p["valence"]:
+        line += f"〔{p['valence']}〕"
+    refs = "；".join(p["refs"])
     if refs:
         line += f"　{refs}"
-    if f.defeated and result is not None:
-        by = "、".join(result.firings[i].name for i in f.defeated_by)
-        line += f"\n      ※ 勿以實論（{by}）"
+    if p["defeated_by"]:
+        line += f"\n      ※ 勿以實論（{'、'.join(p['defeated_by'])}）"
     return line
 
 
@@ -162,17 +172,28 @@ def cmd_judge(a):
     return 0
 
 
-def cmd_rules_list(a):
-    kb = kb_of(a)
+def rules_rows(kb, kind=None, source=None):
+    """`liuren rules list`: (id, kind, name, sources) of every rule and reported row, filtered by
+    kind and by the seed it cites.  An unknown kind is an error (not an empty list)."""
+    from .kbload import RULE_KINDS
+    listed = _listed(kb)
+    kinds = list(RULE_KINDS) + sorted({e.kind for e in listed} - set(RULE_KINDS))
+    if kind and kind not in kinds:
+        raise InputError(f"--kind {kind!r}: kinds are {' '.join(kinds)}")
     rows = []
-    for e in _listed(kb):
-        if a.kind and e.kind != a.kind:
+    for e in listed:
+        if kind and e.kind != kind:
             continue
         seeds = sorted({(s.get("seed") or s.get("doc") or "")[:3] for s in e.source})
-        if a.source and not any(x.startswith(a.source[:3]) for x in seeds):
+        if source and not any(x.startswith(source[:3]) for x in seeds):
             continue
         paras = "、".join(dict.fromkeys(f"{(s.get('seed') or '')[:3]}¶{s['para']}" for s in e.source if "para" in s))
         rows.append((e.id, e.kind, e.name, paras))
+    return rows
+
+
+def cmd_rules_list(a):
+    rows = rules_rows(kb_of(a), a.kind, a.source)
     if a.json:
         print(_dump([dict(zip(("id", "kind", "name", "sources"), r)) for r in rows]))
     else:
@@ -201,10 +222,8 @@ def resolve_entry(kb, key):
     return found[0]
 
 
-def cmd_rules_show(a):
-    import yaml
-    kb = kb_of(a)
-    e = resolve_entry(kb, a.rule)
+def rule_detail(kb, e):
+    """`liuren rules show`: an entry as a plain dict (its KB meta, file, family links)."""
     d = {"id": e.id, "name": e.name, "kind": e.kind, "file": f"{e.file}:{e.line}"}
     for k, v in e.meta.items():
         if k not in d:
@@ -219,10 +238,17 @@ def cmd_rules_show(a):
             d["reported_by"] = fam.id
     elif getattr(e, "as_var", None):
         d["reports"] = [f"{r.id} {r.name}" for r in kb.rows.values() if reporting_rule(kb, r.id)[0] is e]
+    return _plain(d)
+
+
+def cmd_rules_show(a):
+    import yaml
+    kb = kb_of(a)
+    d = rule_detail(kb, resolve_entry(kb, a.rule))
     if a.json:
-        print(_dump(_plain(d)))
+        print(_dump(d))
     else:
-        print(yaml.safe_dump(_plain(d), allow_unicode=True, sort_keys=False, width=100).rstrip())
+        print(yaml.safe_dump(d, allow_unicode=True, sort_keys=False, width=100).rstrip())
     return 0
 
 
@@ -234,14 +260,13 @@ def _plain(x):
     return x
 
 
-def cmd_lookup(a):
-    kb = kb_of(a)
-    sym = a.symbol
+def lookup_data(kb, symbol, category=None):
+    """`liuren lookup`: (the symbol, {category: [類相 …]}) of a branch, stem or general."""
     from .symbols import SHORT_GENERALS, is_branch, is_stem
-    sym = SHORT_GENERALS.get(sym, sym)
+    sym = SHORT_GENERALS.get(symbol, symbol)
     known = set(SHORT_GENERALS.values())
     if not (is_branch(sym) or is_stem(sym) or sym in known):
-        raise InputError(f"lookup {a.symbol!r}: give a branch (子…亥), a stem or a general (貴人…天后)")
+        raise InputError(f"lookup {symbol!r}: give a branch (子…亥), a stem or a general (貴人…天后)")
     out = {}
     cats = set()
     for t in kb.tables.values():
@@ -250,14 +275,19 @@ def cmd_lookup(a):
         for d in t.facts():
             cat = d.get("門") or t.name
             cats.add(cat)
-            if a.category and cat != a.category:
+            if category and cat != category:
                 continue
             if sym in (d.get("支"), d.get("干"), d.get("將")) and d.get("象"):
                 out.setdefault(cat, [])
                 if d["象"] not in out[cat]:
                     out[cat].append(d["象"])
-    if a.category and a.category not in cats:
-        raise InputError(f"--category {a.category!r}: categories are {'、'.join(sorted(cats)) or '(none in this KB)'}")
+    if category and category not in cats:
+        raise InputError(f"--category {category!r}: categories are {'、'.join(sorted(cats)) or '(none in this KB)'}")
+    return sym, out
+
+
+def cmd_lookup(a):
+    sym, out = lookup_data(kb_of(a), a.symbol, a.category)
     if a.json:
         print(_dump(out))
     else:
@@ -373,14 +403,20 @@ def board_flow(b):
     return "{" + ", ".join(f"{k}: {val(v)}" for k, v in b.items()) + "}"
 
 
+def questions_data(kb):
+    """`liuren questions`: each question's name, ids, reading, cited paragraphs and aliases."""
+    return [{"name": q["name"], "ids": list(q["ids"]), "reading": q.get("reading", ""),
+             "sources": list(dict.fromkeys(f"{s['seed'][:3]}¶{s['para']}" for s in q["source"] if "para" in s)),
+             "aliases": list(q.get("aliases") or [])} for q in kb.questions.values()]
+
+
 def cmd_questions(a):
-    kb = kb_of(a)
-    if not kb.questions:
+    qs = questions_data(kb_of(a))
+    if not qs:
         print("（此知識庫無問題程序）")
-    for q in kb.questions.values():
-        refs = "；".join(dict.fromkeys(f"{s['seed'][:3]}¶{s['para']}" for s in q["source"] if "para" in s))
-        aliases = "、".join(q.get("aliases") or [])
-        print(f"{q['name']}\t{','.join(q['ids'])}\t{q.get('reading', '')}\t{refs}"
+    for q in qs:
+        aliases = "、".join(q["aliases"])
+        print(f"{q['name']}\t{','.join(q['ids'])}\t{q['reading']}\t{'；'.join(q['sources'])}"
               + (f"\t又名 {aliases}" if aliases else ""))
     return 0
 

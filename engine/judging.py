@@ -480,6 +480,11 @@ class Judgment:
         return out
 
     # ---- output
+    def _repr_html_(self):
+        """A notebook shows the board and the judgments as the web page does (web/templates)."""
+        from web.notebook import judgment_html
+        return judgment_html(self)
+
     def to_dict(self):
         return {"board": self.board.to_dict(),
                 "question": self.question,

@@ -40,6 +40,13 @@ templates.env.trim_blocks = True
 templates.env.lstrip_blocks = True
 
 
+class SafeJSON(JSONResponse):
+    """JSON whose < > & are written as \\u escapes: the same data, inert if a browser sniffs it."""
+
+    def render(self, content):
+        return S.json_script(content).encode("utf-8")
+
+
 def _status(e):
     return 503 if isinstance(e, (JudgmentTimeout, S.Busy)) else 400
 
@@ -52,9 +59,15 @@ def create_app(kb=None, warm=True):
     app.state.svc = svc
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
+    @app.middleware("http")
+    async def _headers(request, call_next):
+        resp = await call_next(request)
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        return resp
+
     # ------------------------------------------------------------------ errors
     def api_error(e, status=400):
-        return JSONResponse({"error": str(e)}, status_code=status)
+        return SafeJSON({"error": str(e)}, status_code=status)
 
     def page_error(request, e, status=400, lang="zh"):
         ctx = {"message": str(e), "params": list(request.query_params.multi_items()), "path": request.url.path,
@@ -176,7 +189,7 @@ def create_app(kb=None, warm=True):
         return page(request, "rules.html", {"lang": lang, "p": p, "rows": rows, "kinds": RULE_KINDS,
                                             "book_names": book_names})
 
-    @app.get("/rules/{rule}", response_class=HTMLResponse, summary="one rule: quote, conditions, examples")
+    @app.get("/rules/{rule:path}", response_class=HTMLResponse, summary="one rule: quote, conditions, examples")
     def rule(request: Request, rule: str):
         lang = lang_of(request)
         try:
@@ -217,15 +230,15 @@ def create_app(kb=None, warm=True):
 
     @app.get("/api/cast", openapi_extra=_doc(S.CAST_KEYS), summary="the board (liuren cast --json)")
     def api_cast(request: Request):
-        return api(lambda: JSONResponse(svc.cast(S.cast_kwargs(params(request, S.CAST_KEYS))).to_dict()))
+        return api(lambda: SafeJSON(svc.cast(S.cast_kwargs(params(request, S.CAST_KEYS))).to_dict()))
 
     @app.get("/api/judge", openapi_extra=_doc(S.BOARD_KEYS), summary="the judgment (liuren judge --json); why=RULE adds its chain")
     def api_judge(request: Request):
-        return api(lambda: JSONResponse(svc.judge_json(params(request, S.BOARD_KEYS))))
+        return api(lambda: SafeJSON(svc.judge_json(params(request, S.BOARD_KEYS))))
 
-    @app.get("/api/why/{rule}", openapi_extra=_doc(S.CAST_KEYS + S.JUDGE_KEYS), summary="HOW or WHY-NOT (liuren why RULE --format json)")
+    @app.get("/api/why/{rule:path}", openapi_extra=_doc(S.CAST_KEYS + S.JUDGE_KEYS), summary="HOW or WHY-NOT (liuren why RULE --format json)")
     def api_why(request: Request, rule: str):
-        return api(lambda: JSONResponse(svc.why_json(rule, params(request, S.CAST_KEYS + S.JUDGE_KEYS))))
+        return api(lambda: SafeJSON(svc.why_json(rule, params(request, S.CAST_KEYS + S.JUDGE_KEYS))))
 
     @app.get("/api/trace", openapi_extra=_doc(S.CAST_KEYS + S.JUDGE_KEYS + ("format",)), summary="the whole trace (liuren trace --format graphml|json|dot|mermaid)")
     def api_trace(request: Request):
@@ -239,35 +252,35 @@ def create_app(kb=None, warm=True):
 
     @app.get("/api/rules", openapi_extra=_doc(("kind", "source", "book", "name")), summary="the rules (liuren rules list --json; also book=, name=)")
     def api_rules(request: Request):
-        return api(lambda: JSONResponse(svc.rules_json(params(request, ("kind", "source", "book", "name"), multi={"book"}))))
+        return api(lambda: SafeJSON(svc.rules_json(params(request, ("kind", "source", "book", "name"), multi={"book"}))))
 
-    @app.get("/api/rules/{rule}", summary="one rule (liuren rules show RULE --json)")
+    @app.get("/api/rules/{rule:path}", summary="one rule (liuren rules show RULE --json)")
     def api_rule(request: Request, rule: str):
         def go():
             params(request, ())
             if len(rule) > S.MAX_VALUE:
                 raise LiurenError(f"rule {rule[:40]!r}… is too long ({len(rule)} characters; at most {S.MAX_VALUE})")
-            return JSONResponse(svc.rule_json(rule))
+            return SafeJSON(svc.rule_json(rule))
         return api(go)
 
     @app.get("/api/lookup", openapi_extra=_doc(("symbol", "category")), summary="類相 of a branch, stem or general (liuren lookup SYMBOL --json)")
     def api_lookup(request: Request):
         def go():
             p = params(request, ("symbol", "category"))
-            return JSONResponse(svc.lookup_json(p.get("symbol"), p.get("category")))
+            return SafeJSON(svc.lookup_json(p.get("symbol"), p.get("category")))
         return api(go)
 
     @app.get("/api/questions", summary="the question procedures (liuren questions)")
     def api_questions(request: Request):
-        return api(lambda: (params(request, ()), JSONResponse(svc.questions_json()))[1])
+        return api(lambda: (params(request, ()), SafeJSON(svc.questions_json()))[1])
 
     @app.get("/api/practice", openapi_extra=_doc(("seed", "chu", "zhong", "mo", "gate", "ge")), summary="a practice lesson and, with an answer, its check")
     def api_practice(request: Request):
-        return api(lambda: JSONResponse(S.practice_json(svc, params(request, ("seed", "chu", "zhong", "mo", "gate", "ge")))))
+        return api(lambda: SafeJSON(S.practice_json(svc, params(request, ("seed", "chu", "zhong", "mo", "gate", "ge")))))
 
     @app.get("/api/names", summary="every rule and entry name (for the search box)")
     def api_names(request: Request):
-        return api(lambda: (params(request, ()), JSONResponse(svc.names()))[1])
+        return api(lambda: (params(request, ()), SafeJSON(svc.names()))[1])
 
     @app.get("/docs", include_in_schema=False)
     def docs():

@@ -35,6 +35,7 @@ def cmd_serve(a):
         sock.bind((a.host, a.port))
     except OSError as e:
         raise InputError(f"--host {a.host} --port {a.port}: cannot bind ({e.strerror})") from None
+    sock.listen(2048)                               # connections wait in the backlog from now on
     port = sock.getsockname()[1]
     host = f"[{a.host}]" if ":" in a.host else a.host
     url = f"http://{host}:{port}/"

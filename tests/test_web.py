@@ -139,6 +139,13 @@ def test_filters_by_kind_valence_book(client):
     assert d["fired"] and all(any(s.get("book") == "六壬經緯" for s in f["sources"]) for f in d["fired"])
 
 
+def test_placements_with_all(client):
+    assert "【起例】" not in text(client.get("/board?" + BOARD))
+    assert "【起例】" in text(client.get("/board?" + BOARD + "&all=true"))
+    d = client.get("/api/judge?" + BOARD + "&all=true&kind=起例").json()
+    assert d["fired"] and {f["kind"] for f in d["fired"]} == {"起例"}
+
+
 def test_board_without_a_moment_becomes_a_link_with_one(client):
     r = client.get("/board", follow_redirects=False)
     assert r.status_code == 303 and re.search(r"moment=\d{4}-\d\d-\d\dT\d\d%3A\d\d", r.headers["location"])
@@ -154,7 +161,7 @@ def test_rules_pages(client):
     assert r.status_code == 200
     assert "「斬首 初傳空曰斬首，凡占人占事以無始論。」" in t and "《六壬經緯》卷3 ¶7" in t
     assert "ge-chuan-kong" in t                        # the family rule that reports it, with its conditions
-    assert "要 " in t and "為旬空" in t
+    assert "要 $b 為旬空" in t                         # unbound variables by name: the joins can be read
     assert "/board?day=%E4%B8%81%E5%8D%AF&amp;on=%E4%BA%A5%E5%8A%A0%E4%B8%91&amp;why=ge-zhanshou" in r.text
     r = client.get("/rules/ge-chuan-kong")
     assert "斷橋" in text(r)                           # the rows it reports
@@ -181,6 +188,14 @@ def test_practice_round(client):
         assert "誤認之格" in page and "始終（ge-shizhong）" in page and "未成立" in page
     if fired_ge:
         assert "漏看之格" in page and "成立" in page
+    # the JSON twin names the 格 by id: ticked 始終 is either right or wrongly claimed; the rest missed
+    d = client.get(f"/api/practice?seed=7&chu={wrong}&zhong={t['branches'][1]}&mo={t['branches'][2]}&gate={t['gate']}&ge=始終").json()
+    assert d["check"]["transmissions"] == [False, True, True]
+    assert sorted(d["check"]["ge_missed"]) == sorted(x for x in fired_ge if x != "ge-shizhong")
+    assert d["check"]["ge_claimed"] == ([] if "ge-shizhong" in fired_ge else ["ge-shizhong"])
+    # no 格 ticked: the 格 of the lesson are listed as formed, not as missed
+    d = client.get("/api/practice?seed=7&chu={}&zhong={}&mo={}&gate={}".format(*t["branches"], t["gate"])).json()
+    assert d["check"]["ge_missed"] == [] and sorted(d["check"]["ge_formed"]) == sorted(fired_ge)
 
 
 def test_lang_ja(client):
@@ -190,6 +205,9 @@ def test_lang_ja(client):
     assert "鋳印" in t and "三伝" in t and "判断" in t
     assert "鑄印" not in re.sub(r"<[^>]+>", "", r.text.split('id="judgments"')[1])
     assert "lang=ja" in re.search(r'class="name" href="([^"]+)"', r.text).group(1)
+    square = r.text.split('class="square"')[1].split("</section>")[0]
+    assert "青竜" in square and "青龍" not in square              # a general by the label of its entry
+    assert "臓腑：" in r.text and "臟腑：" not in r.text           # a 類相 category likewise
     r = client.get("/board?day=丁卯&on=巳加子&lang=ja&why=ge-zhuyin")
     assert "鋳印（ge-zhuyin）" in text(r)
     assert client.get("/rules?lang=ja&kind=格").text.count("鋳印") >= 1

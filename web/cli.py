@@ -50,8 +50,8 @@ def cmd_serve(a):
             os.environ[KB_ENV] = os.path.abspath(a.kb)
         print(f"liuren serve: {url}  ({a.workers} workers, each compiling the network at start-up; Ctrl-C stops)",
               flush=True)
-        sock.close()
-        uvicorn.run("web.app:app_from_env", factory=True, host=a.host, port=port, workers=a.workers, **config)
+        # the workers share the bound socket (uvicorn's fd=): the printed port is theirs
+        uvicorn.run("web.app:app_from_env", factory=True, fd=sock.fileno(), workers=a.workers, **config)
     return 0
 
 

@@ -40,6 +40,24 @@ def name_of(kb, key, fallback, lang="zh"):
     return display_name(e, lang) if e is not None else fallback
 
 
+def term(kb, word, lang="zh"):
+    """A word of the board (a general 青龍, a 類相 category 臟腑) by the label the KB gives the entry of
+    that name in `lang` (青竜, 臓腑), where every entry of that name agrees; else the word."""
+    if lang == "zh" or not word:
+        return word
+    cache = kb.__dict__.setdefault("_web_terms", {})
+    m = cache.get(lang)
+    if m is None:
+        labels = {}
+        for e in kb.entries.values():
+            labels.setdefault(e.name, set()).add((e.meta.get("labels") or {}).get(lang))
+        for t in kb.tables.values():
+            lab = (t.meta.get("labels") or {}).get(lang)
+            labels.setdefault(t.name, set()).add(lab)
+        m = cache[lang] = {k: next(iter(v)) for k, v in labels.items() if len(v) == 1 and next(iter(v))}
+    return m.get(word, word)
+
+
 def find_entries(kb, key):
     """Entries named `key` by id, name, alias or a label in any language."""
     found = kb.find(key)
@@ -72,7 +90,7 @@ WORDS = {
         "examples": "例", "variants": "底本異文", "conflicts": "相關", "derive": "推得", "conclude": "結論",
         "cast": "起課", "interpretation": "取義", "alternative": "另說", "matched": "所據",
         "answer": "答案", "correct": "正確", "wrong": "不對", "expected": "應為", "missed": "漏看之格",
-        "claimed": "誤認之格", "got": "看對之格", "gate": "發用之門", "kind": "類", "book": "書",
+        "claimed": "誤認之格", "formed": "本課所成之格", "got": "看對之格", "gate": "發用之門", "kind": "類", "book": "書",
         "valence": "吉凶", "held": "具", "failed": "缺", "nearest": "盤上最近者", "absent": "盤上無此",
         "ja_label": "日譯", "reports": "所報表行", "reported_by": "所屬規則", "then": "推出",
         "fires": "成立之盤", "silent": "不成立之盤", "unmet": "未能重現之書例", "table": "表",
@@ -89,7 +107,7 @@ WORDS = {
         "examples": "例", "variants": "底本の異文", "conflicts": "関連", "derive": "推得", "conclude": "結論",
         "cast": "起課", "interpretation": "取義", "alternative": "別説", "matched": "根拠",
         "answer": "解答", "correct": "正解", "wrong": "不正解", "expected": "正しくは", "missed": "見落とした格",
-        "claimed": "誤って挙げた格", "got": "正しく挙げた格", "gate": "発用の門", "kind": "類", "book": "書",
+        "claimed": "誤って挙げた格", "formed": "この課で成立する格", "got": "正しく挙げた格", "gate": "発用の門", "kind": "類", "book": "書",
         "valence": "吉凶", "held": "具", "failed": "欠", "nearest": "盤上で最も近いもの", "absent": "盤上になし",
         "ja_label": "日訳", "reports": "報ずる表行", "reported_by": "属する規則", "then": "推出",
         "fires": "成立する盤", "silent": "成立しない盤", "unmet": "再現できない書例", "table": "表",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 import time
 from types import SimpleNamespace
@@ -289,16 +290,20 @@ class Service:
 
 
 # --------------------------------------------------------------------------- views
-def imagery_text(sym, cats, n=6):
+def imagery_text(sym, cats, n=6, kb=None, lang="zh"):
+    t = (lambda w: L.term(kb, w, lang)) if kb is not None else (lambda w: w)
     if not cats:
-        return f"{sym}（無類相）"
-    return f"{sym}　" + "；".join(f"{c}：{'、'.join(items[:n])}" for c, items in cats.items())
+        return f"{t(sym)}（無類相）"
+    return f"{t(sym)}　" + "；".join(f"{t(c)}：{'、'.join(items[:n])}" for c, items in cats.items())
 
 
 def board_parts(svc, board, lang="zh", show_chuan=True):
     """The board as the templates draw it: header lines (the CLI's), the square, 四課, 三傳."""
     from engine.render import SHORT, SQUARE, header
-    img = svc.imagery()
+    raw = svc.imagery()
+    kb = svc.kb
+    img = {k: imagery_text(k, v, kb=kb, lang=lang) for k, v in raw.items()}
+    T = lambda w: L.term(kb, w, lang)          # noqa: E731 -- a general by its label in lang (青竜)
     chuan = set(board.transmissions.branches)
     cells = []
     for row in SQUARE:
@@ -309,24 +314,25 @@ def board_parts(svc, board, lang="zh", show_chuan=True):
                 continue
             heaven = board.over(earth)
             g = board.generals[heaven]
-            r.append({"earth": earth, "heaven": heaven, "general": g, "short": SHORT[g],
+            r.append({"earth": earth, "heaven": heaven, "general": T(g), "short": SHORT[g],
                       "void": heaven in board.void, "chuan": show_chuan and heaven in chuan,
                       "noble": g == "貴人", "liuqin": board.liuqin_t[bi(heaven)][1],
                       "dungan": board.dungan_t[bi(heaven)],
-                      "img_heaven": imagery_text(heaven, img.get(heaven)), "img_general": imagery_text(g, img.get(g))})
+                      "img_heaven": img.get(heaven, heaven), "img_general": img.get(g, g)})
         cells.append(r)
     lessons = []
     for i, l in reversed(list(enumerate(board.lessons))):
-        lessons.append({"n": i, "upper": l.upper, "lower": l.lower, "general": l.general, "short": SHORT[l.general],
-                        "void": l.upper in board.void, "img_upper": imagery_text(l.upper, img.get(l.upper)),
-                        "img_general": imagery_text(l.general, img.get(l.general))})
+        lessons.append({"n": i, "upper": l.upper, "lower": l.lower, "general": T(l.general), "short": SHORT[l.general],
+                        "void": l.upper in board.void, "img_upper": img.get(l.upper, l.upper),
+                        "img_general": img.get(l.general, l.general)})
     t = board.transmissions
     chuan_rows = []
     for i, b in enumerate(t.branches):
         k = bi(b)
+        g = board.generals[b]
         chuan_rows.append({"n": i, "branch": b, "liuqin": board.liuqin_t[k][1], "dungan": board.dungan_t[k],
-                           "general": board.generals[b], "void": b in board.void,
-                           "img": imagery_text(b, img.get(b)), "img_general": imagery_text(board.generals[b], img.get(board.generals[b]))})
+                           "general": T(g), "void": b in board.void,
+                           "img": img.get(b, b), "img_general": img.get(g, g)})
     steps = [{"text": s.text, "verse": s.verse if s.verse and s.book != "起課 (casting.md)" else "", "book": s.book,
               "rule": s.rule} for s in t.steps]
     gate = t.gate + (f"・{t.subtype}" if t.subtype and t.subtype != t.gate else "")
@@ -446,7 +452,11 @@ def conditions_in_words(svc, e):
         return None, []
     when = rule.when if isinstance(rule.when, list) else [rule.when]
     items = expand_macros(when, svc.kb.macros, itertools.count())
-    return rule, [cond_text(i, pre, svc.kb) for i in items]
+    # unbound variables are shown by name ($p), so that the joins between conditions can be read
+    names = set(re.findall(r"\$[^\W\d]\w*", json.dumps(items, ensure_ascii=False)))
+    shown = {v: v for v in names if "~" not in v}
+    shown.update(pre)
+    return rule, [cond_text(i, shown, svc.kb) for i in items]
 
 
 def rule_view(svc, key, lang="zh"):
@@ -532,7 +542,8 @@ def practice_check(svc, p, lang="zh"):
         "got": got, "gate": p["gate"], "want": t.branches, "want_gate": t.gate,
         "each": [a == b for a, b in zip(got, t.branches)], "gate_ok": p["gate"] == t.gate,
         "right": [L.name_of(svc.kb, x, svc.kb.entries[x].name, lang) for x in ticked if x in fired],
-        "missed": [chain_view(svc, r, x, lang) for x in sorted(fired - set(ticked))],
+        "missed": [chain_view(svc, r, x, lang) for x in sorted(fired - set(ticked))] if ticked else [],
+        "formed": [] if ticked else [chain_view(svc, r, x, lang) for x in sorted(fired)],
         "claimed": [chain_view(svc, r, x, lang) for x in ticked if x not in fired],
     })
     out["all_ok"] = all(out["each"]) and out["gate_ok"] and not out["missed"] and not out["claimed"]
@@ -550,8 +561,9 @@ def practice_json(svc, p):
         d["correct"] = {"transmissions": list(c["want"]), "gate": c["want_gate"],
                         "steps": [s.to_dict() for s in c["r"].board.transmissions.steps]}
         d["check"] = {"transmissions": c["each"], "gate": c["gate_ok"], "ge_right": [x for x in c["right"]],
-                      "ge_missed": [x["report"] for x in c["missed"]],
-                      "ge_claimed": [x["report"] for x in c["claimed"]], "all": c["all_ok"]}
+                      "ge_missed": [x["report"]["rule"] for x in c["missed"]],
+                      "ge_claimed": [x["report"]["rule"] for x in c["claimed"]],
+                      "ge_formed": [x["report"]["rule"] for x in c["formed"]], "all": c["all_ok"]}
     return d
 
 

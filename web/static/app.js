@@ -57,7 +57,10 @@
     }
   }
   if (filters) {
-    filters.addEventListener("change", function () { applyFilters(true); });
+    filters.addEventListener("change", function (ev) {
+      if (ev.target && ev.target.hasAttribute("data-submit")) { filters.submit(); return; }   // placements: the server's
+      applyFilters(true);
+    });
     applyFilters(false);
   }
 

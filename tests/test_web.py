@@ -212,6 +212,12 @@ def test_lang_ja(client):
     assert "鋳印（ge-zhuyin）" in text(r)
     assert client.get("/rules?lang=ja&kind=格").text.count("鋳印") >= 1
     assert '<html lang="ja">' in client.get("/practice?seed=3&lang=ja").text
+    # the JSON twins take lang too, adding the labels beside the CLI's names
+    d = client.get("/api/judge?day=丁卯&on=巳加子&lang=ja").json()
+    assert {f["label"] for f in d["fired"] if f["rule"] == "ge-zhuyin"} == {"鋳印"}
+    assert client.get("/api/why/ge-zhuyin?day=丁卯&on=巳加子&lang=ja").json()["label"] == "鋳印"
+    assert client.get("/api/rules/ge-zhuyin?lang=ja").json()["label"] == "鋳印"
+    assert any(r.get("label") == "鋳印" for r in client.get("/api/rules?kind=格&lang=ja").json())
 
 
 # --------------------------------------------------------------------------- JSON twins = the CLI's JSON

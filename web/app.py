@@ -236,9 +236,9 @@ def create_app(kb=None, warm=True):
     def api_judge(request: Request):
         return api(lambda: SafeJSON(svc.judge_json(params(request, S.BOARD_KEYS))))
 
-    @app.get("/api/why/{rule:path}", openapi_extra=_doc(S.CAST_KEYS + S.JUDGE_KEYS), summary="HOW or WHY-NOT (liuren why RULE --format json)")
+    @app.get("/api/why/{rule:path}", openapi_extra=_doc(S.CAST_KEYS + S.JUDGE_KEYS + ("lang",)), summary="HOW or WHY-NOT (liuren why RULE --format json)")
     def api_why(request: Request, rule: str):
-        return api(lambda: SafeJSON(svc.why_json(rule, params(request, S.CAST_KEYS + S.JUDGE_KEYS))))
+        return api(lambda: SafeJSON(svc.why_json(rule, params(request, S.CAST_KEYS + S.JUDGE_KEYS + ("lang",)))))
 
     @app.get("/api/trace", openapi_extra=_doc(S.CAST_KEYS + S.JUDGE_KEYS + ("format",)), summary="the whole trace (liuren trace --format graphml|json|dot|mermaid)")
     def api_trace(request: Request):
@@ -250,17 +250,17 @@ def create_app(kb=None, warm=True):
             return Response(text, media_type=media + "; charset=utf-8")
         return api(go)
 
-    @app.get("/api/rules", openapi_extra=_doc(("kind", "source", "book", "name")), summary="the rules (liuren rules list --json; also book=, name=)")
+    @app.get("/api/rules", openapi_extra=_doc(("kind", "source", "book", "name", "lang")), summary="the rules (liuren rules list --json; also book=, name=)")
     def api_rules(request: Request):
-        return api(lambda: SafeJSON(svc.rules_json(params(request, ("kind", "source", "book", "name"), multi={"book"}))))
+        return api(lambda: SafeJSON(svc.rules_json(params(request, ("kind", "source", "book", "name", "lang"), multi={"book"}))))
 
-    @app.get("/api/rules/{rule:path}", summary="one rule (liuren rules show RULE --json)")
+    @app.get("/api/rules/{rule:path}", openapi_extra=_doc(("lang",)), summary="one rule (liuren rules show RULE --json)")
     def api_rule(request: Request, rule: str):
         def go():
-            params(request, ())
+            p = params(request, ("lang",))
             if len(rule) > S.MAX_VALUE:
                 raise LiurenError(f"rule {rule[:40]!r}… is too long ({len(rule)} characters; at most {S.MAX_VALUE})")
-            return SafeJSON(svc.rule_json(rule))
+            return SafeJSON(svc.rule_json(rule, p.get("lang")))
         return api(go)
 
     @app.get("/api/lookup", openapi_extra=_doc(("symbol", "category")), summary="類相 of a branch, stem or general (liuren lookup SYMBOL --json)")
@@ -274,9 +274,9 @@ def create_app(kb=None, warm=True):
     def api_questions(request: Request):
         return api(lambda: (params(request, ()), SafeJSON(svc.questions_json()))[1])
 
-    @app.get("/api/practice", openapi_extra=_doc(("seed", "chu", "zhong", "mo", "gate", "ge")), summary="a practice lesson and, with an answer, its check")
+    @app.get("/api/practice", openapi_extra=_doc(("seed", "chu", "zhong", "mo", "gate", "ge", "lang")), summary="a practice lesson and, with an answer, its check")
     def api_practice(request: Request):
-        return api(lambda: SafeJSON(S.practice_json(svc, params(request, ("seed", "chu", "zhong", "mo", "gate", "ge")))))
+        return api(lambda: SafeJSON(S.practice_json(svc, params(request, ("seed", "chu", "zhong", "mo", "gate", "ge", "lang")))))
 
     @app.get("/api/names", summary="every rule and entry name (for the search box)")
     def api_names(request: Request):

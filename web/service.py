@@ -227,7 +227,11 @@ class Service:
 
     def why_json(self, rule, p):
         e = self.entry(rule)
-        return self.explain(self.judged(p), e.id)
+        lang = L.check_lang(p.get("lang"))
+        rep = self.explain(self.judged(p), e.id)
+        if lang != "zh":
+            _label_report(self, rep, lang)
+        return rep
 
     def trace_text(self, p, fmt):
         from explain.export import FORMATS
@@ -239,7 +243,12 @@ class Service:
         from engine.cli_kb import rules_rows
         rows = rules_rows(self.kb, p.get("kind"), p.get("source"))
         rows = self._rules_filter(rows, p)
-        return [dict(zip(("id", "kind", "name", "sources"), r)) for r in rows]
+        out = [dict(zip(("id", "kind", "name", "sources"), r)) for r in rows]
+        lang = L.check_lang(p.get("lang"))
+        if lang != "zh":
+            for d in out:
+                d["label"] = L.display_name(self.kb.entries[d["id"]], lang)
+        return out
 
     def _rules_filter(self, rows, p):
         from engine.cli_kb import book_filter
@@ -256,9 +265,13 @@ class Service:
             out.append(r)
         return out
 
-    def rule_json(self, key):
+    def rule_json(self, key, lang="zh"):
         from engine.cli_kb import rule_detail
-        return rule_detail(self.kb, self.entry(key))
+        e = self.entry(key)
+        d = rule_detail(self.kb, e)
+        if L.check_lang(lang) != "zh":
+            d["label"] = L.display_name(e, lang)
+        return d
 
     def lookup_json(self, symbol, category=None):
         from engine.cli_kb import lookup_data
@@ -554,7 +567,8 @@ def practice_json(svc, p):
     seed = practice_seed(p)
     if seed is None:
         raise InputError("seed: give a whole number (the lesson's seed, e.g. seed=7)")
-    c = practice_check(svc, p)
+    lang = L.check_lang(p.get("lang"))
+    c = practice_check(svc, p, lang)
     d = {"seed": seed, "lesson": c["lesson"], "board": c["r"].board.to_dict()}
     if c["answered"]:
         d["answer"] = {"transmissions": list(c["got"]), "gate": c["gate"]}
@@ -564,6 +578,9 @@ def practice_json(svc, p):
                       "ge_missed": [x["report"]["rule"] for x in c["missed"]],
                       "ge_claimed": [x["report"]["rule"] for x in c["claimed"]],
                       "ge_formed": [x["report"]["rule"] for x in c["formed"]], "all": c["all_ok"]}
+        if lang != "zh":
+            ids = {x["report"]["rule"] for k in ("missed", "claimed", "formed") for x in c[k]}
+            d["labels"] = {i: L.name_of(svc.kb, i, svc.kb.entries[i].name, lang) for i in sorted(ids)}
     return d
 
 

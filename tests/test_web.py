@@ -444,3 +444,37 @@ def test_repr_html_of_board_and_judgment():
     r = judge({"day": "丁卯", "on": "亥加丑"})
     h = r._repr_html_()
     assert "天地盤" in h and "【格】" in h and "斬首" in h and "以無始論。" in h
+
+
+# --------------------------------------------------------------------------- sweeps
+def test_every_chain_of_a_board_renders(app):
+    """HOW of every judgment fired on a board (and WHY-NOT of a sample of the rest) through the
+    page's own macro: no template error hides behind a rarely clicked name."""
+    from web import lang as L
+    from web import service as S
+    from web.app import templates
+    svc = app.state.svc
+    r = svc.judged({"day": "甲子", "on": "申加子", "month": "丙寅"})
+    macros = templates.env.get_template("_report.html").make_module({"w": L.WORDS["zh"], "lang": "zh"})
+    fired = sorted({f.report for f in r.fired})
+    rest = [i for i in list(svc.kb.entries)[::37] if i not in r.fired_ids()]
+    assert len(fired) > 50 and rest
+    for key in fired + rest:
+        v = S.chain_view(svc, r, key)
+        out = str(macros.report(v["report"]))
+        assert f"（<code>{key}</code>）" in out, key
+        assert ("成立" in out) if key in fired else ("未成立" in out), key
+        if key in fired:
+            assert v["graph"] and any(n["data"].get("target") for n in v["graph"]["nodes"]), key
+
+
+def test_a_sample_of_rule_pages_renders(client, app):
+    from urllib.parse import quote
+    kb = app.state.svc.kb
+    by_kind = {}
+    for e in kb.entries.values():
+        by_kind.setdefault(e.kind, []).append(e.id)
+    sample = [i for ids in by_kind.values() for i in ids[:3]] + list(kb.entries)[::60]
+    for key in sample:
+        r = client.get("/rules/" + quote(key))
+        assert r.status_code == 200 and key in r.text, key

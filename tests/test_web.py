@@ -294,6 +294,7 @@ CLI_BAD = [
     # (query, the CLI's argv giving the same message)
     ("day=丁子&on=亥加丑", ["cast", "--day", "丁子", "--on", "亥加丑"]),
     ("day=丁卯&on=亥加x", ["cast", "--day", "丁卯", "--on", "亥加x"]),
+    ("day=%20丁卯&on=亥加丑", ["cast", "--day", " 丁卯", "--on", "亥加丑"]),      # passed on as given
     ("day=丁卯&jiang=Q&hour=丑", ["cast", "--day", "丁卯", "--jiang", "Q", "--hour", "丑"]),
     ("moment=yesterday", ["cast", "yesterday"]),
     ("moment=2026-02-30T10:00%2B08:00", ["cast", "2026-02-30T10:00+08:00"]),

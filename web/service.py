@@ -52,7 +52,8 @@ class Busy(LiurenError):
 # --------------------------------------------------------------------------- parameters
 def read_params(items, allowed, query_len=0, multi=None):
     """A request's query items as {name: value or [values]}: only the names this page takes,
-    each value bounded in size, empty values dropped (an empty form field is no value)."""
+    each value bounded in size and passed on unchanged, empty values dropped (an empty form field
+    is no value)."""
     if query_len > MAX_QUERY:
         raise InputError(f"the query is too long ({query_len} characters; at most {MAX_QUERY})")
     out = {}
@@ -62,8 +63,7 @@ def read_params(items, allowed, query_len=0, multi=None):
             raise InputError(f"unknown parameter {_short(k)!r} (this page takes: {', '.join(allowed)})")
         if len(v) > MAX_VALUE:
             raise InputError(f"{k} {_short(v)!r}… is too long ({len(v)} characters; at most {MAX_VALUE})")
-        v = v.strip()
-        if v == "":
+        if v == "":                 # an empty form field is no value; anything else goes on as given
             continue
         if k in (MULTI if multi is None else multi):
             out.setdefault(k, []).append(v)

@@ -185,6 +185,11 @@
   if (cast) {
     var tz = $("#tz");
     try { if (tz && !tz.value) tz.placeholder = Intl.DateTimeFormat().resolvedOptions().timeZone || tz.placeholder; } catch (e) {}
+    var mom = $("#moment");
+    if (mom && !mom.value) {            // now, on this browser's clock (the server's default is its own now)
+      var d = new Date(), pad = function (n) { return (n < 10 ? "0" : "") + n; };
+      mom.value = d.getFullYear() + "-" + pad(d.getMonth() + 1) + "-" + pad(d.getDate()) + "T" + pad(d.getHours()) + ":" + pad(d.getMinutes());
+    }
     cast.addEventListener("submit", function () {
       var day = $("#day");
       if (day && day.value.trim()) { $("#moment").value = ""; $("#tz").value = ""; }

@@ -131,3 +131,22 @@ def test_switch_to_japanese(page, server):
     assert page.evaluate("() => document.documentElement.lang") == "ja"
     assert page.get_by_text("三伝").count() >= 1
     assert page.locator('a[data-why="ge-zhuyin"]').inner_text() == "鋳印"
+
+
+def test_the_form_goes_to_the_board_url(page, server):
+    page.goto(f"{server}/")
+    page.fill("#day", "丁卯")
+    page.fill("#on", "亥加丑")
+    page.click("button.go")
+    page.wait_for_url("**/board?**")
+    url = urllib.parse.unquote(page.url)
+    assert "day=丁卯" in url and "on=亥加丑" in url and "moment=" not in url and "guiren=" not in url
+    assert page.locator("#board .centre .day").inner_text() == "丁卯日"
+    # the moment field starts at this browser's now; submitted, the board is that moment's
+    page.goto(f"{server}/")
+    assert page.input_value("#moment")
+    page.click("button.go")
+    page.wait_for_url("**/board?**")
+    url = urllib.parse.unquote(page.url)
+    assert "moment=" in url and "tz=" in url
+    assert page.locator("#board").is_visible()

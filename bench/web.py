@@ -21,6 +21,9 @@ import sys
 import threading
 import time
 import urllib.parse
+import warnings
+
+warnings.filterwarnings("ignore", category=DeprecationWarning)   # starlette's TestClient about httpx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -45,6 +48,31 @@ def judge_rate(bs, seconds):
         judge(bs[n % len(bs)])
         n += 1
     return n / (time.perf_counter() - t0)
+
+
+def page_split(bs, seconds):
+    """In-process: median ms of a judgment, and of the rest of a /board page (grouping, the
+    board's parts, the template) for the same boards — what the page adds to the judgment."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+    app = create_app()
+    svc = app.state.svc
+    client = TestClient(app)
+    tj, tp = [], []
+    t0 = time.perf_counter()
+    i = 0
+    while time.perf_counter() - t0 < seconds and i < 10_000:
+        b = bs[i % len(bs)]
+        t = time.perf_counter()
+        svc.judged(b)
+        tj.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        r = client.get("/board?" + urllib.parse.urlencode(b))
+        assert r.status_code == 200
+        tp.append(time.perf_counter() - t - tj[-1])      # the page judges again: leave one judgment out
+        i += 1
+    return statistics.median(tj) * 1000, statistics.median(tp) * 1000, i
 
 
 def start(workers):
@@ -128,6 +156,8 @@ def main():
           f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
     before = judge_rate(bs, min(10, a.seconds / 2))
     print(f"in-process judge(): {before:.1f} boards/s (one thread, before the load)")
+    tj, tp, n = page_split(bs, min(10, a.seconds / 2))
+    print(f"in-process /board: judgment {tj:.1f} ms, the rest of the page {tp:.1f} ms (medians of {n})", flush=True)
     rows = {}
     for w in [int(x) for x in a.workers.split(",")]:
         proc, port = start(w)

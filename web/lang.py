@@ -94,6 +94,9 @@ WORDS = {
         "valence": "吉凶", "held": "具", "failed": "缺", "nearest": "盤上最近者", "absent": "盤上無此",
         "ja_label": "日譯", "reports": "所報表行", "reported_by": "所屬規則", "then": "推出",
         "fires": "成立之盤", "silent": "不成立之盤", "unmet": "未能重現之書例", "table": "表",
+        "unreachable": "無盤可成", "always": "每盤皆成", "says": "書云",
+        "says_words": {"fires": "成立", "silent": "不成立", "chuan": "三傳不同"},
+        "related": {"defeats": "令其勿以實論", "defeated_by": "為其所令勿以實論", "conflicts": "已聲明之相牴"},
     },
     "ja": {
         "title": "大六壬", "board": "課盤", "plate": "天地盤", "plate_note": "枡の中は天盤の支とその乗る天将、枡の位置が地盤",
@@ -111,6 +114,9 @@ WORDS = {
         "valence": "吉凶", "held": "具", "failed": "欠", "nearest": "盤上で最も近いもの", "absent": "盤上になし",
         "ja_label": "日訳", "reports": "報ずる表行", "reported_by": "属する規則", "then": "推出",
         "fires": "成立する盤", "silent": "成立しない盤", "unmet": "再現できない書例", "table": "表",
+        "unreachable": "成立する盤なし", "always": "どの盤でも成立", "says": "書に曰く",
+        "says_words": {"fires": "成立", "silent": "不成立", "chuan": "三伝が異なる"},
+        "related": {"defeats": "実論するなかれとするもの", "defeated_by": "実論するなかれとされる理由", "conflicts": "宣言された衝突"},
     },
 }
 

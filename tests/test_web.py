@@ -445,6 +445,10 @@ def test_repr_html_of_board_and_judgment():
     r = judge({"day": "丁卯", "on": "亥加丑"})
     h = r._repr_html_()
     assert "天地盤" in h and "【格】" in h and "斬首" in h and "以無始論。" in h
+    assert 'href="/board' not in h                  # a notebook has no server to link to
+    css = re.search(r"<style>(.*?)</style>", h, re.S).group(1)
+    rules = re.findall(r"([^{}]+)\{", css)
+    assert rules and all(s.strip().startswith(".liuren-nb") for r in rules for s in r.split(","))   # scoped to the cell
 
 
 # --------------------------------------------------------------------------- sweeps

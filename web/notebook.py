@@ -18,10 +18,29 @@ def _env():
     return templates.env
 
 
-def _render(name, **ctx):
+@functools.lru_cache(maxsize=1)
+def _css(root=".liuren-nb"):
+    """The page's stylesheet scoped to the notebook cell (the page's body, :root and @media rules
+    would otherwise restyle the whole notebook)."""
+    import re
     css = (HERE / "static" / "app.css").read_text(encoding="utf-8")
+    css = re.sub(r"@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}", "", css)
+    out = []
+    for sel, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
+        sels = []
+        for x in sel.split(","):
+            x = x.strip()
+            if x.startswith(("header", "footer", "main", "*")):
+                continue
+            sels.append(root if x in (":root", "body") else f"{root} {x}")
+        if sels:
+            out.append(f"{', '.join(sels)} {{{body}}}")
+    return "\n".join(out)
+
+
+def _render(name, **ctx):
     html = _env().get_template(name).render(**ctx)
-    return f'<div class="liuren-nb"><style>{css}</style>{html}</div>'
+    return f'<div class="liuren-nb"><style>{_css()}</style>{html}</div>'
 
 
 def board_html(board, lang="zh"):
@@ -38,7 +57,6 @@ def judgment_html(r, lang="zh"):
     w = L.WORDS[lang]
     board = _env().get_template("_square.html").render(b=board_parts(svc, r.board, lang), w=w, lang=lang)
     judg = _env().get_template("_judgments.html").render(
-        r=r, groups=judgment_groups(svc, r, {}, lang), findings=r.findings(), w=w, lang=lang, qs="")
-    css = (HERE / "static" / "app.css").read_text(encoding="utf-8")
-    return (f'<div class="liuren-nb"><style>{css}</style><div class="boardpage"><div class="left">{board}</div>'
+        r=r, groups=judgment_groups(svc, r, {}, lang), findings=r.findings(), w=w, lang=lang, qs="", notebook=True)
+    return (f'<div class="liuren-nb"><style>{_css()}</style><div class="boardpage"><div class="left">{board}</div>'
             f'<div class="right">{judg}</div></div></div>')

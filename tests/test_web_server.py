@@ -136,3 +136,39 @@ def test_serve_refuses_a_bad_port():
     r = subprocess.run([sys.executable, "-m", "engine", "serve", "--port", "70000"], capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 2 and r.stderr.strip() == "liuren: --port 70000: give 0 … 65535"
+
+
+def test_two_workers_serve_the_same_results():
+    """--workers 2: two processes, each with its own network, behind the one printed port."""
+    proc, url = start_server("--workers", "2")
+    try:
+        assert url.startswith("http://127.0.0.1:")
+        deadline = time.time() + 300
+        while True:                                   # the workers compile their networks
+            try:
+                status, _, body = get(url + "/api/judge?" + q(BOARDS[0]))
+            except urllib.error.URLError:
+                status = None
+            if status == 200 or time.time() > deadline:
+                break
+            time.sleep(1)
+        assert status == 200
+        want = json.loads(body)["fired"]
+        got, errors = [], []
+
+        def client():
+            try:
+                for _ in range(3):
+                    s, _, b = get(url + "/api/judge?" + q(BOARDS[0]))
+                    assert s == 200
+                    got.append(json.loads(b)["fired"])
+            except Exception as e:                    # noqa: BLE001
+                errors.append(repr(e))
+        threads = [threading.Thread(target=client) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(600)
+        assert not errors and len(got) == 12 and all(g == want for g in got)
+    finally:
+        stop_server(proc)

@@ -31,7 +31,7 @@ def browser():
         need(False, "playwright is not installed (pip install '.[test]')")
     need(CHROMIUM is not None, "no chromium on PATH (apt-get install chromium)")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
         yield b
         b.close()
 

@@ -23,7 +23,7 @@ import time
 import urllib.parse
 import warnings
 
-warnings.filterwarnings("ignore", category=DeprecationWarning)   # starlette's TestClient about httpx
+X
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)

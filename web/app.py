@@ -10,9 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 import pathlib
-from typing import Optional
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles

@@ -230,6 +230,18 @@ def test_api_judge_is_the_cli_json(client, capsys):
     assert client.get("/api/judge?day=丁卯&on=亥加丑&book=六壬經緯").json()["fired"] == want["fired"]
 
 
+def test_api_moment_as_the_cli(client, capsys):
+    want = cli_json(capsys, "judge", "2026-11-22T15:24+08:00", "--json")
+    got = client.get("/api/judge?moment=2026-11-22T15:24%2B08:00").json()
+    assert got["board"] == want["board"] and got["fired"] == want["fired"]
+    want = cli_json(capsys, "cast", "2026-11-22", "15:24", "--tz", "Asia/Shanghai", "--json")
+    assert client.get("/api/cast?moment=2026-11-22 15:24&tz=Asia/Shanghai").json() == want
+    assert client.get("/api/cast?day=乙丑&on=卯加卯&night=false").json() == \
+        cli_json(capsys, "cast", "--day", "乙丑", "--on", "卯加卯", "--daytime", "--json")
+    assert client.get("/api/cast?day=乙丑&on=卯加卯&daytime=true").json()["daytime"] is True
+    assert client.get("/api/cast?day=乙丑&on=卯加卯&night=true").json()["daytime"] is False
+
+
 def test_api_question_and_variant_as_the_cli(client, capsys):
     want = cli_json(capsys, "judge", "--day", "甲午", "--on", "辰加子", "--month", "丙寅", "--question", "射覆", "--json")
     got = client.get("/api/judge?day=甲午&on=辰加子&month=丙寅&question=射覆").json()

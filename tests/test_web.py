@@ -69,6 +69,10 @@ def test_board_is_rendered_on_the_server(client):
     # a judgment links to its chain, and hovering a branch gives its 類相 (title, without JS)
     assert 'href="/board?day=%E4%B8%81%E5%8D%AF' in r.text and "why=ge-zhanshou#chain" in r.text
     assert re.search(r'title="午　[^"]*臟腑：心', r.text)
+    # and so does a branch a judgment is about
+    line = re.search(r'data-rule="ge-zhanshou">(.*?)</li>', r.text, re.S).group(1)
+    assert re.search(r'<span class="sym" title="亥　[^"]*">亥</span>', line)
+    assert "斬首（亥，見於初傳）" in t
 
 
 def test_judgments_and_findings_as_the_cli_prints_them(client, capsys):

@@ -358,6 +358,8 @@ def judgment_groups(svc, r, p, lang="zh"):
     what the filters need (kind, valence, books) and the routes told apart (grounds_line)."""
     from engine.cli_kb import _order, firing_line, firing_parts, grounds_line
     keep = svc.item_filter(p)
+    # a short 類相 per branch for the judgment lines (the square has the full one)
+    img = {k: imagery_text(k, dict(list(v.items())[:8]), n=3, kb=svc.kb, lang=lang) for k, v in svc.imagery().items()}
     groups = []
     for kind, fs in r.by_kind(include_placements=bool(flag(p, "all"))).items():
         lines = {}
@@ -369,7 +371,13 @@ def judgment_groups(svc, r, p, lang="zh"):
             parts = firing_parts(f, r)
             books = sorted({s.get("book") for x in group for s in x.sources if s.get("book")})
             grounds = grounds_line("", group, r.kb).strip() if len(group) > 1 else ""
+            # the branches it is about, each with its 類相 on hover, then the positions (見於 …)
+            about_s = "、".join(f.about)
+            rest = parts["where"][len(about_s):].lstrip("，") if f.about and parts["where"].startswith(about_s) else None
+            about = ([{"b": x, "img": img.get(x, x)} for x in f.about]
+                     if rest is not None else [])
             items.append({
+                "about": about, "where_rest": rest,
                 "id": f.report, "family": f.rule if f.rule != f.report else None, "kind": f.kind,
                 "name": L.name_of(svc.kb, f.report, f.name, lang), "name_zh": f.name,
                 "where": parts["where"], "reading": parts["reading"], "valence": parts["valence"],

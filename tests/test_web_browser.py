@@ -49,7 +49,9 @@ def page(browser):
     pg = ctx.new_page()
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("requestfailed", lambda r: errors.append("request failed: " + r.url))
+    # a request cut short by the next navigation (net::ERR_ABORTED) is not a failure of the page
+    pg.on("requestfailed", lambda r: None if "ERR_ABORTED" in (r.failure or "")
+          else errors.append(f"request failed: {r.url} {r.failure}"))
     pg.on("request", lambda r: None if r.url.startswith(("http://127.0.0.1", "data:", "blob:"))
           else errors.append("outside request: " + r.url))
     yield pg

@@ -133,6 +133,11 @@ class Board:
                 p[k] = v
         return p
 
+    def _repr_html_(self):
+        """A notebook shows the board as the web page draws it (web/templates/_square.html)."""
+        from web.notebook import board_html
+        return board_html(self)
+
     def to_dict(self):
         t = self.transmissions
         return {

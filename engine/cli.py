@@ -115,6 +115,8 @@ def build_parser():
     cli_kb.add_commands(sub, _cast_args)
     from explain import cli as explain_cli
     explain_cli.add_commands(sub, _cast_args, cli_kb.add_judge_args)
+    from web import cli as web_cli
+    web_cli.add_command(sub)
 
     return p
 

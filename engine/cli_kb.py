@@ -99,7 +99,10 @@ def firing_name(f, kb, lang=DEFAULT):
     return (label_of(e.meta, lang) if e is not None else None) or f.name
 
 
-def firing_line(f, result=None, lang=DEFAULT):
+def firing_parts(f, result=None, lang=DEFAULT):
+    """What a judgment's line says, piece by piece (the CLI's line and the web page show these):
+    name, where (the branches it is about and the positions they are seen at), reading,
+    valence, the cited sources, and the names of the judgments that say not to take it as real."""
     kb = result.kb if result is not None else None
     where = []
     pos = [v for v in f.bindings.values() if v in POSITIONS and v != f.name]
@@ -107,17 +110,24 @@ def firing_line(f, result=None, lang=DEFAULT):
         where.append("、".join(f.about))
     if pos:
         where.append("見於" + "、".join(dict.fromkeys(pos)))
-    head = f"{firing_name(f, kb, lang)}" + (f"（{'，'.join(where)}）" if where else "")
-    line = f"  {head}　{f.reading}"
-    if f.valence:
-        line += f"〔{f.valence}〕"
     from .judging import cite
-    refs = "；".join(dict.fromkeys(cite(s) for s in f.sources))
+    return {"name": firing_name(f, kb, lang), "where": "，".join(where), "reading": f.reading, "valence": f.valence,
+            "refs": list(dict.fromkeys(cite(s) for s in f.sources)),
+            "defeated_by": ([firing_name(result.firings[i], kb, lang) for i in f.defeated_by]
+                            if f.defeated and result is not None else [])}
+
+
+def firing_line(f, result=None, lang=DEFAULT):
+    p = firing_parts(f, result, lang)
+    head = p["name"] + (f"（{p['where']}）" if p["where"] else "")
+    line = f"  {head}　{p['reading']}"
+    if p["valence"]:
+        line += f"〔{p['valence']}〕"
+    refs = "；".join(p["refs"])
     if refs:
         line += f"　{refs}"
-    if f.defeated and result is not None:
-        by = "、".join(firing_name(result.firings[i], kb, lang) for i in f.defeated_by)
-        line += f"\n      ※ {word('勿以實論', lang)}（{by}）"
+    if p["defeated_by"]:
+        line += f"\n      ※ {word('勿以實論', lang)}（{'、'.join(p['defeated_by'])}）"
     return line
 
 
@@ -186,25 +196,30 @@ def cmd_judge(a):
     return 0
 
 
-def cmd_rules_list(a):
+def rules_rows(kb, kind=None, source=None, lang=DEFAULT):
+    """`liuren rules list`: (id, kind, name, sources) of every rule and reported row, filtered by
+    kind and by the seed it cites.  An unknown kind or seed is an error (not an empty list)."""
     from .kbload import RULE_KINDS
-    kb = kb_of(a)
-    lang = lang_of(a.lang)
-    if a.kind and a.kind not in RULE_KINDS:
-        raise InputError(f"--kind {a.kind!r} is not a kind (kinds: {'、'.join(RULE_KINDS)})")
-    if a.source:
+    if kind and kind not in RULE_KINDS:
+        raise InputError(f"--kind {kind!r} is not a kind (kinds: {'、'.join(RULE_KINDS)})")
+    if source:
         seeds = sorted({s[:3] for s in kb.books if s} | {(s.get("seed") or "")[:3] for e in _listed(kb) for s in e.source} - {""})
-        if a.source[:3] not in seeds:
-            raise InputError(f"--source {a.source!r}: no entry cites it (seeds: {'、'.join(seeds)})")
+        if source[:3] not in seeds:
+            raise InputError(f"--source {source!r}: no entry cites it (seeds: {'、'.join(seeds)})")
     rows = []
     for e in _listed(kb):
-        if a.kind and e.kind != a.kind:
+        if kind and e.kind != kind:
             continue
         seeds = sorted({(s.get("seed") or "")[:3] for s in e.source})
-        if a.source and not any(x.startswith(a.source[:3]) for x in seeds):
+        if source and not any(x.startswith(source[:3]) for x in seeds):
             continue
         paras = "、".join(dict.fromkeys(f"{(s.get('seed') or '')[:3]}¶{s['para']}" for s in e.source if "para" in s))
         rows.append((e.id, e.kind, name_of(e, lang), paras))
+    return rows
+
+
+def cmd_rules_list(a):
+    rows = rules_rows(kb_of(a), a.kind, a.source, lang_of(a.lang))
     if a.json:
         print(_dump([dict(zip(("id", "kind", "name", "sources"), r)) for r in rows]))
     else:
@@ -233,11 +248,8 @@ def resolve_entry(kb, key):
     return found[0]
 
 
-def cmd_rules_show(a):
-    import yaml
-    kb = kb_of(a)
-    lang = lang_of(a.lang)
-    e = resolve_entry(kb, a.rule)
+def rule_detail(kb, e, lang=DEFAULT):
+    """`liuren rules show`: an entry as a plain dict (its KB meta, file, family links)."""
     label = label_of(e.meta, lang)
     d = {"id": e.id, "name": label or e.name, **({"name_zh": e.name} if label else {}), "kind": e.kind,
          "file": f"{e.file}:{e.line}"}
@@ -254,10 +266,17 @@ def cmd_rules_show(a):
             d["reported_by"] = fam.id
     elif getattr(e, "as_var", None):
         d["reports"] = [f"{r.id} {r.name}" for r in kb.rows.values() if reporting_rule(kb, r.id)[0] is e]
+    return _plain(d)
+
+
+def cmd_rules_show(a):
+    import yaml
+    kb = kb_of(a)
+    d = rule_detail(kb, resolve_entry(kb, a.rule), lang_of(a.lang))
     if a.json:
-        print(_dump(_plain(d)))
+        print(_dump(d))
     else:
-        print(yaml.safe_dump(_plain(d), allow_unicode=True, sort_keys=False, width=100).rstrip())
+        print(yaml.safe_dump(d, allow_unicode=True, sort_keys=False, width=100).rstrip())
     return 0
 
 
@@ -269,28 +288,29 @@ def _plain(x):
     return x
 
 
-def cmd_lookup(a):
-    kb = kb_of(a)
-    lang = lang_of(a.lang)
-    # a category may be named by its label too (臓腑 for 臟腑): the 類相 rows named by a category
-    cat_labels = {}
+def _category_names(kb, lang):
+    """The 類相 categories by their names in both languages: {label or name: 門} and {門: shown}."""
+    by_label, shown = {}, {}
     for t in kb.tables.values():
         if t.kind == "類相":
             for r in t.rows:
-                for v in (r.meta.get("labels") or {}).values():
-                    cat_labels.setdefault(v, r.name)
-    category = cat_labels.get(a.category, a.category) if a.category else None
-    cat_shown = {}
-    for zh_name in set(cat_labels.values()):
-        e = next((r for t in kb.tables.values() if t.kind == "類相" for r in t.rows if r.name == zh_name), None)
-        if e is not None:
-            cat_shown[zh_name] = name_of(e, lang)
-    sym = a.symbol
+                if r.name:
+                    shown.setdefault(r.name, name_of(r, lang))
+                    for v in (r.meta.get("labels") or {}).values():
+                        by_label.setdefault(v, r.name)
+    return by_label, shown
+
+
+def lookup_data(kb, symbol, category=None, lang=DEFAULT):
+    """`liuren lookup`: (the symbol, {category: [類相 …]}) of a branch, stem or general; a category
+    may be named by its label too (臓腑 for 臟腑), and is shown in the reader's language."""
     from .symbols import SHORT_GENERALS, is_branch, is_stem
-    sym = SHORT_GENERALS.get(sym, sym)
+    by_label, shown = _category_names(kb, lang)
+    wanted = by_label.get(category, category) if category else None
+    sym = SHORT_GENERALS.get(symbol, symbol)
     known = set(SHORT_GENERALS.values())
     if not (is_branch(sym) or is_stem(sym) or sym in known):
-        raise InputError(f"lookup {a.symbol!r}: give a branch (子…亥), a stem or a general (貴人…天后)")
+        raise InputError(f"lookup {symbol!r}: give a branch (子…亥), a stem or a general (貴人…天后)")
     out = {}
     cats = set()
     for t in kb.tables.values():
@@ -299,21 +319,27 @@ def cmd_lookup(a):
         for d in t.facts():
             cat = d.get("門") or t.name
             cats.add(cat)
-            if category and cat != category:
+            if wanted and cat != wanted:
                 continue
             if sym in (d.get("支"), d.get("干"), d.get("將")) and d.get("象"):
                 out.setdefault(cat, [])
                 if d["象"] not in out[cat]:
                     out[cat].append(d["象"])
-    if category and category not in cats:
-        raise InputError(f"--category {a.category!r}: categories are {'、'.join(sorted(cats)) or '(none in this KB)'}")
+    if wanted and wanted not in cats:
+        raise InputError(f"--category {category!r}: categories are {'、'.join(sorted(cats)) or '(none in this KB)'}")
+    return sym, {shown.get(c, c): v for c, v in out.items()}
+
+
+def cmd_lookup(a):
+    lang = lang_of(a.lang)
+    sym, out = lookup_data(kb_of(a), a.symbol, a.category, lang)
     if a.json:
-        print(_dump({cat_shown.get(c, c): v for c, v in out.items()}))
+        print(_dump(out))
     else:
         if not out:
             print(f"（{sym} {word('無', lang)}{word('類相', lang)}）")
         for cat, items in out.items():
-            print(f"{cat_shown.get(cat, cat)}：{'、'.join(items)}")
+            print(f"{cat}：{'、'.join(items)}")
     return 0
 
 
@@ -477,14 +503,20 @@ def board_flow(b):
     return "{" + ", ".join(f"{k}: {val(v)}" for k, v in b.items()) + "}"
 
 
+def questions_data(kb):
+    """`liuren questions`: each question's name, ids, reading, cited paragraphs and aliases."""
+    return [{"name": q["name"], "ids": list(q["ids"]), "reading": q.get("reading", ""),
+             "sources": list(dict.fromkeys(f"{s['seed'][:3]}¶{s['para']}" for s in q["source"] if "para" in s)),
+             "aliases": list(q.get("aliases") or [])} for q in kb.questions.values()]
+
+
 def cmd_questions(a):
-    kb = kb_of(a)
-    if not kb.questions:
+    qs = questions_data(kb_of(a))
+    if not qs:
         print("（此知識庫無問題程序）")
-    for q in kb.questions.values():
-        refs = "；".join(dict.fromkeys(f"{s['seed'][:3]}¶{s['para']}" for s in q["source"] if "para" in s))
-        aliases = "、".join(q.get("aliases") or [])
-        print(f"{q['name']}\t{','.join(q['ids'])}\t{q.get('reading', '')}\t{refs}"
+    for q in qs:
+        aliases = "、".join(q["aliases"])
+        print(f"{q['name']}\t{','.join(q['ids'])}\t{q['reading']}\t{'；'.join(q['sources'])}"
               + (f"\t又名 {aliases}" if aliases else ""))
     return 0
 

@@ -20,3 +20,7 @@ class KBError(LiurenError):
 
 class RunawayError(LiurenError):
     """The rules kept firing past the bound: a cycle in the knowledge base."""
+
+
+class JudgmentTimeout(LiurenError):
+    """A judgment ran past the time it was given (judge(..., timeout=s)); the server's bound."""

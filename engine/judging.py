@@ -499,6 +499,11 @@ class Judgment:
         return out
 
     # ---- output
+    def _repr_html_(self):
+        """A notebook shows the board and the judgments as the web page does (web/templates)."""
+        from web.notebook import judgment_html
+        return judgment_html(self)
+
     def to_dict(self, lang="zh"):
         return {"board": self.board.to_dict(),
                 "question": self.question,
@@ -560,9 +565,10 @@ class FactText:
         return name + "：" + " ".join(f"{k}{v}" for k, v in d.items() if k not in ("t", "id"))
 
 
-def judge(x, *, kb=None, variants=None, question=None):
+def judge(x, *, kb=None, variants=None, question=None, timeout=None):
     """Judge a Board, or a dict of cast() keyword arguments (which may also carry question,
-    variants and kb)."""
+    variants and kb).  timeout: seconds the rules may run (JudgmentTimeout past them; the
+    network is reset by the next board as after any run)."""
     if isinstance(x, Board):
         board = x
     elif isinstance(x, dict):
@@ -584,13 +590,14 @@ def judge(x, *, kb=None, variants=None, question=None):
                          + " — liuren questions lists them")
     eng = engine_for(kb, variants, question)
     rec = Recorder(eng.kb, eng.judged_consumed, eng)
+    on_fire = rec.on_fire if timeout is None else _bounded(rec.on_fire, timeout)
     # The cyclic collector stays paused until the network has let go of this board: its
     # thousands of tokens are then freed by reference counting, instead of being scanned by the
     # collection that their allocation would otherwise trigger on the way out.
     gc_on = gc.isenabled()
     gc.disable()
     try:
-        eng.run_board(board_facts(board, question), rec.on_fire, keep=False)
+        eng.run_board(board_facts(board, question), on_fire, keep=False)
         wm = eng.board_facts_now()
         eng.reset_board()
     finally:
@@ -599,3 +606,16 @@ def judge(x, *, kb=None, variants=None, question=None):
     out = Judgment(board, eng.kb, rec, wm, question=question, variants=variants)
     out.asked = asked
     return out
+
+
+def _bounded(on_fire, timeout):
+    """on_fire, refusing to go on once `timeout` seconds have passed since the run began."""
+    import time
+    from .errors import JudgmentTimeout
+    deadline = time.monotonic() + timeout
+
+    def bounded(cr, act):
+        if time.monotonic() > deadline:
+            raise JudgmentTimeout(f"the judgment ran longer than {timeout:g} s and was stopped")
+        return on_fire(cr, act)
+    return bounded

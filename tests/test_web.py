@@ -1,0 +1,501 @@
+"""The web app in-process (ASGI test client): pages server-rendered, JSON twins equal to the CLI's
+JSON, bad input as 400 with the CLI's own message, everything echoed escaped, ?lang=ja."""
+import html
+import json
+import re
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from engine.cli import main  # noqa: E402
+
+BOARD = "day=丁卯&on=亥加丑&month=壬寅"
+XSS = "<script>alert(1)</script>"
+
+
+@pytest.fixture(scope="module")
+def app():
+    from web.app import create_app
+    return create_app()
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return TestClient(app, raise_server_exceptions=False)
+
+
+def cli_json(capsys, *argv):
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def cli_error(capsys, *argv):
+    """The CLI's one-line message for bad input (without the `liuren: ` prefix)."""
+    assert main(list(argv)) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("liuren: ") and "\n" not in err
+    return err[len("liuren: "):]
+
+
+def text(r):
+    """A page's visible text, roughly (tags dropped, entities decoded)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", r.text))
+
+
+# --------------------------------------------------------------------------- pages
+def test_index_has_the_form(client):
+    r = client.get("/")
+    assert r.status_code == 200
+    for name in ("moment", "tz", "day", "on", "night", "month", "year", "born", "sex", "guiren", "shehai",
+                 "day_boundary", "yuejiang", "question", "variant"):
+        assert f'name="{name}"' in r.text, name
+    assert 'action="/board"' in r.text
+
+
+def test_board_is_rendered_on_the_server(client):
+    r = client.get("/board?" + BOARD)
+    assert r.status_code == 200
+    t = text(r)
+    assert '<html lang="zh-Hant">' in r.text
+    for s in ("天地盤", "四課", "三傳（涉害）", "發用之由", "【格】", "【神煞】", "斬首", "以無始論。", "〔凶〕",
+              "《六壬經緯》卷3 ¶7", "「涉害行來本家止，路逢多克為用取」"):
+        assert s in t, s
+    # the 天將 on each palace of the square, the 旬空 marked
+    assert t.count("貴人") >= 2 and "官鬼・空" in t
+    # a judgment links to its chain, and hovering a branch gives its 類相 (title, without JS)
+    assert 'href="/board?day=%E4%B8%81%E5%8D%AF' in r.text and "why=ge-zhanshou#chain" in r.text
+    assert re.search(r'title="午　[^"]*臟腑：心', r.text)
+    # and so does a branch a judgment is about
+    line = re.search(r'data-rule="ge-zhanshou">(.*?)</li>', r.text, re.S).group(1)
+    assert re.search(r'<span class="sym" title="亥　[^"]*">亥</span>', line)
+    assert "斬首（亥，見於初傳）" in t
+
+
+def test_judgments_and_findings_as_the_cli_prints_them(client, capsys):
+    assert main(["judge", "--day", "丁卯", "--on", "亥加丑", "--month", "壬寅"]) == 0
+    out = capsys.readouterr().out
+    out = out[out.index("【"):]                 # the judgments and findings, after the board
+    t = text(client.get("/board?" + BOARD))
+    for heading in re.findall(r"^【(.+)】$", out, flags=re.M):
+        assert f"【{heading}】" in t
+    lines = re.findall(r"^  (\S.*)$", out, flags=re.M)
+    assert len(lines) > 20
+    for line in lines:
+        name = line.split("（")[0].split("　")[0]
+        assert name in t, line
+
+
+def test_defeated_judgments_are_marked(client):
+    q = "day=甲子&on=申加子&month=丙寅"
+    defeated = [f for f in client.get("/api/judge?" + q).json()["fired"] if f["defeated"]]
+    assert defeated
+    r = client.get("/board?" + q)
+    item = re.search(r'<li class="judgment[^"]* defeated"[^>]*data-rule="%s">(.*?)</li>' % defeated[0]["rule"], r.text, re.S)
+    assert item and "勿以實論" in item.group(1)
+    chain = text(client.get("/board?" + q + "&why=" + defeated[0]["rule"]))
+    assert "此名勿以實論，因：" in chain
+
+
+def test_how_chain_in_the_html(client):
+    r = client.get("/board?" + BOARD + "&why=ge-zhanshou")
+    assert r.status_code == 200
+    t = text(r)
+    assert "斬首（ge-zhanshou）" in t and "成立" in t
+    assert "「斬首 初傳空曰斬首，凡占人占事以無始論。」" in t
+    assert "《六壬經緯》卷3 ¶7" in t and "旬空起例" in t
+    assert "視所乘何神、所屬何煞、所臨何煞" in t
+    graph = json.loads(re.search(r'<script type="application/json" id="chain-graph">(.*?)</script>', r.text, re.S).group(1))
+    targets = [n["data"] for n in graph["nodes"] if n["data"].get("target")]
+    assert [d["rule"] for d in targets] == ["ge-zhanshou"]
+    ids = {n["data"]["id"] for n in graph["nodes"]}
+    assert all(e["data"]["source"] in ids and e["data"]["target"] in ids for e in graph["edges"])
+    assert any(n["data"]["kind"] == "fact" for n in graph["nodes"])
+
+
+def test_chain_by_name_and_by_japanese_label(client):
+    a = client.get("/api/judge?day=丁卯&on=巳加子&why=ge-zhuyin").json()["why"]
+    b = client.get("/api/judge?day=丁卯&on=巳加子&why=鋳印").json()["why"]        # its 日譯 label
+    assert a == b and a["rule"] == "ge-zhuyin" and a["fired"]
+    assert client.get("/api/judge?day=丁卯&on=巳加子&why=斬首").json()["why"]["rule"] == "ge-zhanshou"
+    r = client.get("/api/judge?day=丁卯&on=巳加子&why=鑄印")          # two entries of that name: the CLI's message
+    assert r.status_code == 400 and "names several entries" in r.json()["error"] and "ge-zhuyin" in r.json()["error"]
+
+
+def test_whynot_in_the_html(client):
+    r = client.get("/board?" + BOARD + "&why=始終")
+    assert r.status_code == 200
+    t = text(r)
+    assert "始終（ge-shizhong）" in t and "未成立" in t and "✗ 要" in t and "盤上最近者" in t
+
+
+def test_filters_by_kind_valence_book(client):
+    t = client.get("/board?" + BOARD + "&kind=格").text
+    hidden = re.findall(r'<li class="judgment[^"]*" data-kind="([^"]+)"[^>]*hidden', t)
+    shown = re.findall(r'<li class="judgment[^"]*" data-kind="([^"]+)"[^>]*data-rule="[^"]+">', t)
+    assert shown and set(shown) == {"格"} and hidden and "格" not in hidden
+    d = client.get("/api/judge?" + BOARD + "&valence=凶").json()
+    assert d["fired"] and {f["valence"] for f in d["fired"]} == {"凶"}
+    d = client.get("/api/judge?" + BOARD + "&book=六壬經緯").json()
+    assert d["fired"] and all(any(s.get("book") == "六壬經緯" for s in f["sources"]) for f in d["fired"])
+
+
+def test_placements_with_all(client):
+    assert "【起例】" not in text(client.get("/board?" + BOARD))
+    assert "【起例】" in text(client.get("/board?" + BOARD + "&all=true"))
+    d = client.get("/api/judge?" + BOARD + "&all=true&kind=起例").json()
+    assert d["fired"] and {f["kind"] for f in d["fired"]} == {"起例"}
+
+
+def test_board_without_a_moment_becomes_a_link_with_one(client):
+    r = client.get("/board", follow_redirects=False)
+    assert r.status_code == 303 and re.search(r"moment=\d{4}-\d\d-\d\dT\d\d%3A\d\d", r.headers["location"])
+    assert client.get(r.headers["location"]).status_code == 200
+
+
+def test_rules_pages(client):
+    r = client.get("/rules?kind=格")
+    assert r.status_code == 200 and "斬首" in r.text and "/rules/ge-zhanshou" in r.text
+    assert "ge-shizhong" in client.get("/rules?name=始終").text
+    r = client.get("/rules/ge-zhanshou")
+    t = text(r)
+    assert r.status_code == 200
+    assert "「斬首 初傳空曰斬首，凡占人占事以無始論。」" in t and "《六壬經緯》卷3 ¶7" in t
+    assert "ge-chuan-kong" in t                        # the family rule that reports it, with its conditions
+    assert "要 $b 為旬空" in t                         # unbound variables by name: the joins can be read
+    assert "/board?day=%E4%B8%81%E5%8D%AF&amp;on=%E4%BA%A5%E5%8A%A0%E4%B8%91&amp;why=ge-zhanshou" in r.text
+    r = client.get("/rules/ge-chuan-kong")
+    assert "斷橋" in text(r)                           # the rows it reports
+    assert client.get("/rules/鋳印").status_code == 200
+
+
+def test_practice_round(client):
+    r = client.get("/practice", follow_redirects=False)
+    assert r.status_code == 303 and "seed=" in r.headers["location"]
+    a = client.get("/api/practice?seed=7").json()
+    assert a == client.get("/api/practice?seed=7").json()           # reproducible
+    page = client.get("/practice?seed=7").text
+    assert "初傳" in page and a["board"]["transmissions"]["gate"] not in re.sub(r"<option.*?</option>", "", page)
+    t = a["board"]["transmissions"]
+    ok = client.get("/api/practice?seed=7&chu={}&zhong={}&mo={}&gate={}".format(*t["branches"], t["gate"])).json()
+    assert ok["check"]["transmissions"] == [True, True, True] and ok["check"]["gate"]
+    wrong = [b for b in "子丑寅卯辰巳午未申酉戌亥" if b != t["branches"][0]][0]
+    r = client.get(f"/practice?seed=7&chu={wrong}&zhong={t['branches'][1]}&mo={t['branches'][2]}&gate={t['gate']}&ge=始終")
+    page = text(r)
+    assert r.status_code == 200 and "應為 " + t["branches"][0] in page and "發用之由" in page
+    fired_ge = [f["rule"] for f in client.get("/api/judge?" + "&".join(f"{k}={v}" for k, v in a["lesson"].items())).json()["fired"]
+                if f["kind"] == "格"]
+    if "ge-shizhong" not in fired_ge:
+        assert "誤認之格" in page and "始終（ge-shizhong）" in page and "未成立" in page
+    if fired_ge:
+        assert "漏看之格" in page and "成立" in page
+    # the JSON twin names the 格 by id: ticked 始終 is either right or wrongly claimed; the rest missed
+    d = client.get(f"/api/practice?seed=7&chu={wrong}&zhong={t['branches'][1]}&mo={t['branches'][2]}&gate={t['gate']}&ge=始終").json()
+    assert d["check"]["transmissions"] == [False, True, True]
+    assert sorted(d["check"]["ge_missed"]) == sorted(x for x in fired_ge if x != "ge-shizhong")
+    assert d["check"]["ge_claimed"] == ([] if "ge-shizhong" in fired_ge else ["ge-shizhong"])
+    # no 格 ticked: the 格 of the lesson are listed as formed, not as missed
+    d = client.get("/api/practice?seed=7&chu={}&zhong={}&mo={}&gate={}".format(*t["branches"], t["gate"])).json()
+    assert d["check"]["ge_missed"] == [] and sorted(d["check"]["ge_formed"]) == sorted(fired_ge)
+
+
+def test_lang_ja(client):
+    r = client.get("/board?day=丁卯&on=巳加子&lang=ja")
+    assert r.status_code == 200 and '<html lang="ja">' in r.text
+    t = text(r)
+    assert "鋳印" in t and "三伝" in t and "判断" in t
+    assert "鑄印" not in re.sub(r"<[^>]+>", "", r.text.split('id="judgments"')[1])
+    assert "lang=ja" in re.search(r'class="name" href="([^"]+)"', r.text).group(1)
+    square = r.text.split('class="square"')[1].split("</section>")[0]
+    assert "青竜" in square and "青龍" not in square              # a general by the label of its entry
+    assert "臓腑：" in r.text and "臟腑：" not in r.text           # a 類相 category likewise
+    r = client.get("/board?day=丁卯&on=巳加子&lang=ja&why=ge-zhuyin")
+    assert "鋳印（ge-zhuyin）" in text(r)
+    assert client.get("/rules?lang=ja&kind=格").text.count("鋳印") >= 1
+    assert '<html lang="ja">' in client.get("/practice?seed=3&lang=ja").text
+    # the JSON twins take lang too, adding the labels beside the CLI's names
+    d = client.get("/api/judge?day=丁卯&on=巳加子&lang=ja").json()
+    assert {f["label"] for f in d["fired"] if f["rule"] == "ge-zhuyin"} == {"鋳印"}
+    assert client.get("/api/why/ge-zhuyin?day=丁卯&on=巳加子&lang=ja").json()["label"] == "鋳印"
+    assert client.get("/api/rules/ge-zhuyin?lang=ja").json()["label"] == "鋳印"
+    assert any(r.get("label") == "鋳印" for r in client.get("/api/rules?kind=格&lang=ja").json())
+
+
+# --------------------------------------------------------------------------- JSON twins = the CLI's JSON
+def test_api_judge_is_the_cli_json(client, capsys):
+    want = cli_json(capsys, "judge", "--day", "丁卯", "--on", "亥加丑", "--month", "壬寅", "--json")
+    got = client.get("/api/judge?" + BOARD).json()
+    assert got["board"] == want["board"] and got["fired"] == want["fired"] and got["findings"] == want["findings"]
+    assert len(got["trace"]["nodes"]) == len(want["trace"]["nodes"])
+    want = cli_json(capsys, "judge", "--day", "丁卯", "--on", "亥加丑", "--book", "六壬經緯", "--json")
+    assert client.get("/api/judge?day=丁卯&on=亥加丑&book=六壬經緯").json()["fired"] == want["fired"]
+
+
+def test_api_moment_as_the_cli(client, capsys):
+    want = cli_json(capsys, "judge", "2026-11-22T15:24+08:00", "--json")
+    got = client.get("/api/judge?moment=2026-11-22T15:24%2B08:00").json()
+    assert got["board"] == want["board"] and got["fired"] == want["fired"]
+    want = cli_json(capsys, "cast", "2026-11-22", "15:24", "--tz", "Asia/Shanghai", "--json")
+    assert client.get("/api/cast?moment=2026-11-22 15:24&tz=Asia/Shanghai").json() == want
+    assert client.get("/api/cast?day=乙丑&on=卯加卯&night=false").json() == \
+        cli_json(capsys, "cast", "--day", "乙丑", "--on", "卯加卯", "--daytime", "--json")
+    assert client.get("/api/cast?day=乙丑&on=卯加卯&daytime=true").json()["daytime"] is True
+    assert client.get("/api/cast?day=乙丑&on=卯加卯&night=true").json()["daytime"] is False
+
+
+def test_api_question_and_variant_as_the_cli(client, capsys):
+    want = cli_json(capsys, "judge", "--day", "甲午", "--on", "辰加子", "--month", "丙寅", "--question", "射覆", "--json")
+    got = client.get("/api/judge?day=甲午&on=辰加子&month=丙寅&question=射覆").json()
+    assert got["fired"] == want["fired"] and got["findings"] == want["findings"] and got["question"] == "射覆"
+    want = cli_json(capsys, "judge", "--day", "丁卯", "--on", "亥加丑", "--variant", "*=diben", "--json")
+    assert client.get("/api/judge?day=丁卯&on=亥加丑&variant=*%3Ddiben").json()["fired"] == want["fired"]
+
+
+def test_api_why_is_the_cli_json(client, capsys):
+    for rule, board in (("斬首", ("--day", "丁卯", "--on", "亥加丑")), ("始終", ("--day", "丁卯", "--on", "亥加丑")),
+                        ("ge-shizhong", ("--day", "庚寅", "--on", "子加子"))):
+        want = cli_json(capsys, "why", rule, *board, "--format", "json")
+        q = "&".join(f"{k.lstrip('-')}={v}" for k, v in zip(board[::2], board[1::2]))
+        assert client.get(f"/api/why/{rule}?{q}").json() == want
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "json", "dot", "mermaid"])
+def test_api_trace_is_the_cli_export(client, capsys, fmt):
+    assert main(["trace", "--day", "丁卯", "--on", "亥加丑", "--format", fmt]) == 0
+    want = capsys.readouterr().out
+    got = client.get(f"/api/trace?day=丁卯&on=亥加丑&format={fmt}")
+    assert got.status_code == 200
+    assert got.text.rstrip("\n") == want.rstrip("\n")
+
+
+def test_api_cast_rules_lookup_questions_are_the_cli(client, capsys):
+    assert client.get("/api/cast?day=丁卯&on=亥加丑").json() == cli_json(capsys, "cast", "--day", "丁卯", "--on", "亥加丑", "--json")
+    assert client.get("/api/rules?kind=格&source=000").json() == cli_json(capsys, "rules", "list", "--kind", "格", "--source", "000", "--json")
+    assert client.get("/api/rules/斬首").json() == cli_json(capsys, "rules", "show", "斬首", "--json")
+    assert client.get("/api/lookup?symbol=午&category=臟腑").json() == cli_json(capsys, "lookup", "午", "--category", "臟腑", "--json")
+    assert main(["questions"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    qs = client.get("/api/questions").json()
+    assert [q["name"] for q in qs] == [line.split("\t")[0] for line in lines]
+
+
+def test_openapi_and_docs_offline(client):
+    spec = client.get("/openapi.json").json()
+    for path in ("/api/cast", "/api/judge", "/api/why/{rule}", "/api/trace", "/api/rules", "/api/rules/{rule}",
+                 "/api/lookup", "/api/questions"):
+        assert path in spec["paths"], path
+    names = {p["name"] for p in spec["paths"]["/api/judge"]["get"]["parameters"]}
+    assert {"day", "on", "month", "question", "variant", "book", "why"} <= names
+    docs = client.get("/docs").text
+    assert "/static/vendor/swagger-ui/swagger-ui-bundle.js" in docs
+    assert client.get("/static/vendor/swagger-ui/swagger-ui-bundle.js").status_code == 200
+
+
+def test_pages_load_nothing_from_outside(client):
+    for url in ("/", "/board?" + BOARD + "&why=斬首", "/rules", "/rules/ge-zhanshou", "/practice?seed=1", "/docs"):
+        page = client.get(url).text
+        for src in re.findall(r'(?:src|href)="([^"]+)"', page):
+            assert not re.match(r"(https?:)?//", src), (url, src)
+            if src.startswith("/static/"):
+                assert client.get(src).status_code == 200, src
+    for lic in ("cytoscape/LICENSE", "cytoscape-dagre/LICENSE", "swagger-ui/LICENSE", "VENDOR.md"):
+        assert client.get("/static/vendor/" + lic).status_code == 200
+
+
+# --------------------------------------------------------------------------- bad input
+CLI_BAD = [
+    # (query, the CLI's argv giving the same message)
+    ("day=丁子&on=亥加丑", ["cast", "--day", "丁子", "--on", "亥加丑"]),
+    ("day=丁卯&on=亥加x", ["cast", "--day", "丁卯", "--on", "亥加x"]),
+    ("day=%20丁卯&on=亥加丑", ["cast", "--day", " 丁卯", "--on", "亥加丑"]),      # passed on as given
+    ("day=丁卯&jiang=Q&hour=丑", ["cast", "--day", "丁卯", "--jiang", "Q", "--hour", "丑"]),
+    ("moment=yesterday", ["cast", "yesterday"]),
+    ("moment=2026-02-30T10:00%2B08:00", ["cast", "2026-02-30T10:00+08:00"]),
+    ("moment=2026-11-30T10:00&tz=Mars/Base", ["cast", "2026-11-30T10:00", "--tz", "Mars/Base"]),
+    ("day=丁卯&on=亥加丑&guiren=甲鼠", ["cast", "--day", "丁卯", "--on", "亥加丑", "--guiren", "甲鼠"]),
+    ("day=丁卯&on=亥加丑&shehai=dice", ["cast", "--day", "丁卯", "--on", "亥加丑", "--shehai", "dice"]),
+    ("day=丁卯&on=亥加丑&day_boundary=5", ["cast", "--day", "丁卯", "--on", "亥加丑", "--day-boundary", "5"]),
+    ("day=丁卯&on=亥加丑&sex=x&born=1990", ["cast", "--day", "丁卯", "--on", "亥加丑", "--sex", "x", "--born", "1990"]),
+    ("day=丁卯&on=亥加丑&month=壬子午", ["cast", "--day", "丁卯", "--on", "亥加丑", "--month", "壬子午"]),
+    ("day=丁卯&on=亥加丑&question=占星", ["judge", "--day", "丁卯", "--on", "亥加丑", "--question", "占星"]),
+    ("day=丁卯&on=亥加丑&variant=nosuch%3Ddiben", ["judge", "--day", "丁卯", "--on", "亥加丑", "--variant", "nosuch=diben"]),
+    ("day=丁卯&on=亥加丑&variant=novalue", ["judge", "--day", "丁卯", "--on", "亥加丑", "--variant", "novalue"]),
+    ("day=丁卯&on=亥加丑&book=莊子", ["judge", "--day", "丁卯", "--on", "亥加丑", "--book", "莊子"]),
+    ("day=丁卯&on=亥加丑&why=nosuchrule", ["why", "nosuchrule", "--day", "丁卯", "--on", "亥加丑"]),
+]
+
+
+@pytest.mark.parametrize("query, argv", CLI_BAD, ids=[q for q, _ in CLI_BAD])
+def test_bad_input_gets_the_cli_message(client, capsys, query, argv):
+    msg = cli_error(capsys, *argv)
+    r = client.get("/api/judge?" + query)
+    assert r.status_code == 400 and r.json() == {"error": msg}
+    page = client.get("/board?" + query)
+    assert page.status_code == 400
+    assert msg in text(page), msg
+
+
+@pytest.mark.parametrize("url, says", [
+    ("/api/judge?day=丁卯&on=亥加丑&foo=1", "unknown parameter 'foo'"),
+    ("/api/judge?day=丁卯&day=甲子&on=亥加丑", "day is given twice"),
+    ("/api/judge?day=" + "丁" * 500, "is too long"),
+    ("/api/judge?day=丁卯&on=亥加丑&kind=格子", "kind '格子'"),
+    ("/api/judge?day=丁卯&on=亥加丑&valence=大吉", "valence '大吉'"),
+    ("/api/judge?day=丁卯&on=亥加丑&lang=fr", "lang 'fr'"),
+    ("/api/judge?day=丁卯&on=亥加丑&night=maybe", "night 'maybe'"),
+    ("/api/judge?day=丁卯&on=亥加丑&night=true&daytime=true", "not both"),
+    ("/api/trace?day=丁卯&on=亥加丑&format=png", "format 'png'"),
+    ("/api/rules?kind=xx", "--kind 'xx'"),
+    ("/api/rules?book=莊子", "--book '莊子'"),
+    ("/api/rules/nosuch", "no rule or entry 'nosuch'"),
+    ("/api/why/nosuch?day=丁卯&on=亥加丑", "no rule or entry 'nosuch'"),
+    ("/api/lookup?symbol=X", "lookup 'X'"),
+    ("/api/lookup?symbol=午&category=nope", "--category 'nope'"),
+    ("/api/practice?seed=abc", "seed 'abc'"),
+    ("/api/practice?seed=3&chu=子", "missing"),
+    ("/api/practice?seed=3&chu=X&zhong=子&mo=子&gate=賊克", "chu 'X'"),
+    ("/api/practice?seed=3&chu=子&zhong=子&mo=子&gate=飛門", "gate '飛門'"),
+    ("/api/practice?seed=3&chu=子&zhong=子&mo=子&gate=賊克&ge=鬼", "not a 格"),
+])
+def test_bad_input_api_one_line(client, url, says):
+    r = client.get(url)
+    assert r.status_code == 400, r.text
+    err = r.json()["error"]
+    assert says in err and "\n" not in err and "Traceback" not in err
+
+
+def test_unknown_rule_in_the_search_box_keeps_the_board(client):
+    r = client.get("/board?" + BOARD + "&why=斬手")
+    assert r.status_code == 400
+    t = text(r)
+    assert "no rule or entry '斬手'" in t and "nearest" in t and "天地盤" in t
+
+
+def test_bad_page_echoes_every_parameter_escaped(client):
+    r = client.get("/board?day=丁子&on=亥加丑&note=x")
+    assert r.status_code == 400 and "unknown parameter 'note'" in text(r)
+    r = client.get("/board?day=丁子&on=亥加丑")
+    assert "丁子" in text(r) and "亥加丑" in text(r)        # what was passed is shown back
+
+
+PAGES = ["/board?" + BOARD, "/api/judge?" + BOARD, "/rules", "/api/rules", "/practice?seed=3", "/api/practice?seed=3",
+         "/api/why/斬首?" + BOARD, "/api/trace?" + BOARD, "/api/lookup?symbol=午", "/"]
+
+
+@pytest.mark.parametrize("base", PAGES)
+def test_script_in_every_parameter_is_escaped(client, base):
+    from urllib.parse import quote
+    path, _, q = base.partition("?")
+    names = [kv.split("=")[0] for kv in q.split("&") if kv] + ["why", "lang", "kind", "book", "moment", "tz", "name",
+                                                             "question", "variant", "seed", "chu", "gate", XSS]
+    for name in names:
+        items = [kv for kv in q.split("&") if kv and kv.split("=")[0] != name]
+        url = path + "?" + "&".join(items + [f"{quote(name)}={quote(XSS)}"])
+        r = client.get(url)
+        assert r.status_code in (200, 400), (url, r.status_code)
+        assert XSS not in r.text and "<script>alert" not in r.text, url
+        if r.status_code == 400 and r.headers["content-type"].startswith("application/json"):
+            assert "\n" not in r.json()["error"]
+
+
+def test_rule_path_is_escaped(client):
+    from urllib.parse import quote
+    for url in ("/rules/" + quote(XSS, safe=""), "/api/rules/" + quote(XSS), "/api/why/" + quote(XSS) + "?" + BOARD):
+        r = client.get(url)
+        assert r.status_code == 400 and XSS not in r.text
+
+
+def test_no_server_error_for_odd_values(client):
+    odd = ["", " ", "0", "-1", "99999999999", "子", "甲", "加", "亥加", "加丑", "null", "%00", "\u202e", "丁卯丁卯", "true"]
+    for k in ("day", "on", "jiang", "hour", "month", "year", "born", "sex", "benming", "xingnian", "moment", "night", "why"):
+        for v in odd:
+            q = f"day=丁卯&on=亥加丑&{k}={v}" if k not in ("day", "on") else f"{'on=亥加丑' if k == 'day' else 'day=丁卯'}&{k}={v}"
+            r = client.get("/api/judge?" + q)
+            assert r.status_code in (200, 400), (q, r.status_code, r.text[:200])
+
+
+# --------------------------------------------------------------------------- the engine and the lock
+def test_engine_is_built_once(app, client):
+    from engine.judging import _engine
+    client.get("/board?" + BOARD)
+    before = _engine.cache_info().misses
+    for q in ("day=甲子&on=子加子", "day=乙丑&on=寅加卯&month=丙寅", BOARD):
+        assert client.get("/api/judge?" + q).status_code == 200
+        assert client.get("/board?" + q + "&why=斬首").status_code == 200
+    assert _engine.cache_info().misses == before
+
+
+def test_a_judgment_is_bounded_in_time(app, client, monkeypatch):
+    from web import service
+    monkeypatch.setattr(service, "JUDGE_TIMEOUT", 1e-6)
+    r = client.get("/api/judge?day=丙寅&on=子加丑")
+    assert r.status_code == 503 and "ran longer than" in r.json()["error"]
+    assert client.get("/board?day=丙寅&on=子加丑").status_code == 503
+    monkeypatch.undo()
+    from engine.judging import judge
+    r = judge({"day": "丙寅", "on": "子加丑"})
+    assert client.get("/api/judge?day=丙寅&on=子加丑").json()["fired"] == [f.to_dict(r) for f in r.fired]
+
+
+def test_busy_lock_is_a_clear_503(app, client, monkeypatch):
+    from web import service
+    monkeypatch.setattr(service, "LOCK_TIMEOUT", 0.01)
+    svc = app.state.svc
+    svc.lock.acquire()
+    try:
+        r = client.get("/api/judge?" + BOARD)
+    finally:
+        svc.lock.release()
+    assert r.status_code == 503 and "busy" in r.json()["error"]
+
+
+# --------------------------------------------------------------------------- notebooks
+def test_repr_html_of_board_and_judgment():
+    from engine import cast, judge
+    b = cast(day="丁卯", on="亥加丑")
+    h = b._repr_html_()
+    assert "天地盤" in h and "四課" in h and "三傳" in h and "<style>" in h
+    r = judge({"day": "丁卯", "on": "亥加丑"})
+    h = r._repr_html_()
+    assert "天地盤" in h and "【格】" in h and "斬首" in h and "以無始論。" in h
+    assert 'href="/board' not in h                  # a notebook has no server to link to
+    css = re.search(r"<style>(.*?)</style>", h, re.S).group(1)
+    rules = re.findall(r"([^{}]+)\{", css)
+    assert rules and all(s.strip().startswith(".liuren-nb") for r in rules for s in r.split(","))   # scoped to the cell
+
+
+# --------------------------------------------------------------------------- sweeps
+def test_every_chain_of_a_board_renders(app):
+    """HOW of every judgment fired on a board (and WHY-NOT of a sample of the rest) through the
+    page's own macro: no template error hides behind a rarely clicked name."""
+    from web import lang as L
+    from web import service as S
+    from web.app import templates
+    svc = app.state.svc
+    r = svc.judged({"day": "甲子", "on": "申加子", "month": "丙寅"})
+    macros = templates.env.get_template("_report.html").make_module({"w": L.WORDS["zh"], "lang": "zh"})
+    fired = sorted({f.report for f in r.fired})
+    rest = [i for i in list(svc.kb.entries)[::37] if i not in r.fired_ids()]
+    assert len(fired) > 50 and rest
+    for key in fired + rest:
+        v = S.chain_view(svc, r, key)
+        out = str(macros.report(v["report"]))
+        assert f"（<code>{key}</code>）" in out, key
+        assert ("成立" in out) if key in fired else ("未成立" in out), key
+        if key in fired:
+            assert v["graph"] and any(n["data"].get("target") for n in v["graph"]["nodes"]), key
+
+
+def test_a_sample_of_rule_pages_renders(client, app):
+    from urllib.parse import quote
+    kb = app.state.svc.kb
+    by_kind = {}
+    for e in kb.entries.values():
+        by_kind.setdefault(e.kind, []).append(e.id)
+    sample = [i for ids in by_kind.values() for i in ids[:3]] + list(kb.entries)[::60]
+    for key in sample:
+        r = client.get("/rules/" + quote(key))
+        assert r.status_code == 200 and key in r.text, key

@@ -1,0 +1,336 @@
+"""The teaching web app (`liuren serve`): FastAPI on uvicorn, pages rendered by Jinja2.
+
+Every page has a JSON twin with the same parameters (/board ↔ /api/judge …); both are built by
+web.service from the project's own functions.  Bad input: HTTP 400 with the CLI's one-line
+message (JSON for /api, a visible message on a page); nothing the user passed is dropped, and
+everything echoed is escaped (Jinja2 autoescape; JSON in pages via service.json_script).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import pathlib
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from engine.errors import JudgmentTimeout, LiurenError
+
+from . import lang as L
+from . import service as S
+
+HERE = pathlib.Path(__file__).resolve().parent
+KB_ENV = "LIUREN_WEB_KB"      # how `liuren serve --kb DIR` reaches worker processes
+
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+def _globals():
+    from engine.judging import cite
+    from explain.render import _aspect_lines, _imagery_line
+    return dict(WORDS=L.WORDS, HTML_LANG=L.HTML_LANG, kind_word=L.kind_word, json_script=S.json_script, cite=cite,
+                aspect_lines=_aspect_lines, imagery_line=_imagery_line)
+
+
+templates.env.globals.update(_globals())
+templates.env.trim_blocks = True
+templates.env.lstrip_blocks = True
+
+
+class SafeJSON(JSONResponse):
+    """JSON whose < > & are written as \\u escapes: the same data, inert if a browser sniffs it."""
+
+    def render(self, content):
+        return S.json_script(content).encode("utf-8")
+
+
+def _status(e):
+    return 503 if isinstance(e, (JudgmentTimeout, S.Busy)) else 400
+
+
+def create_app(kb=None, warm=True):
+    """The app for one KB (None: the installed kb/), its network compiled now."""
+    svc = S.Service(kb, warm=warm)
+    app = FastAPI(title="liuren", version="0.1.0", docs_url=None, redoc_url=None,
+                  description="大六壬: the board, the judgments and their chains (the JSON the CLI prints).")
+    app.state.svc = svc
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    @app.middleware("http")
+    async def _headers(request, call_next):
+        resp = await call_next(request)
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        return resp
+
+    # ------------------------------------------------------------------ errors
+    def api_error(e, status=400):
+        return SafeJSON({"error": str(e)}, status_code=status)
+
+    def page_error(request, e, status=400, lang="zh"):
+        ctx = {"message": str(e), "params": list(request.query_params.multi_items()), "path": request.url.path,
+               "lang": lang, "w": L.WORDS[lang]}
+        return templates.TemplateResponse(request, "error.html", ctx, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request, exc):
+        msg = "; ".join(f"{'.'.join(str(x) for x in err.get('loc', ()))}: {err.get('msg')}" for err in exc.errors())
+        if request.url.path.startswith("/api/"):
+            return api_error(msg)
+        return page_error(request, msg)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request, exc):
+        msg = f"{exc.status_code}: {request.url.path!r} {exc.detail}" if exc.status_code == 404 else str(exc.detail)
+        if request.url.path.startswith("/api/"):
+            return api_error(msg, exc.status_code)
+        return page_error(request, msg, exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _any(request, exc):       # a bug: one line, never a traceback
+        msg = f"internal error ({type(exc).__name__}); the server log has the details"
+        if request.url.path.startswith("/api/"):
+            return api_error(msg, 500)
+        return page_error(request, msg, 500)
+
+    def params(request, allowed, multi=None):
+        return S.read_params(request.query_params.multi_items(), allowed, len(request.url.query), multi)
+
+    def lang_of(request):
+        v = request.query_params.get("lang")
+        try:
+            return L.check_lang(v)
+        except LiurenError:
+            return "zh"
+
+    def page(request, name, ctx, status=200):
+        lang = ctx.get("lang", "zh")
+        ctx.setdefault("w", L.WORDS[lang])
+        ctx.setdefault("qs_lang", _lang_links(request))
+        return templates.TemplateResponse(request, name, ctx, status_code=status)
+
+    def _lang_links(request):
+        out = {}
+        items = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+        from urllib.parse import urlencode
+        for lg in L.LANGS:
+            q = urlencode(items + ([("lang", lg)] if lg != "zh" else []))
+            out[lg] = request.url.path + ("?" + q if q else "")
+        return out
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", response_class=HTMLResponse, summary="the form: a moment or an explicit board")
+    def index(request: Request):
+        lang = lang_of(request)
+        try:
+            p = params(request, ("lang",))
+            L.check_lang(p.get("lang"))
+        except LiurenError as e:
+            return page_error(request, e, lang=lang)
+        now = dt.datetime.now().astimezone()
+        return page(request, "index.html", {
+            "lang": lang, "now": now.strftime("%Y-%m-%dT%H:%M"), "zone": str(now.tzinfo),
+            "questions": svc.questions_json(), "options": _options(),
+            "jiazi": S.JIAZI, "branches": S.BRANCHES, "variant_entries": _variant_entries(svc)})
+
+    @app.get("/board", response_class=HTMLResponse, summary="the board, its judgments, a chain (why=…)")
+    def board(request: Request):
+        lang = lang_of(request)
+        try:
+            p = params(request, S.BOARD_KEYS)
+            lang = L.check_lang(p.get("lang"))
+            if not any(k in p for k in ("moment", "day", "jiang", "hour", "on")):
+                # "now" becomes a moment in the URL, so the link shows this board tomorrow too
+                from engine.calendar import now
+                q = S.query_string(p, moment=now(p.get("tz")).isoformat(timespec="minutes"))
+                return RedirectResponse("/board?" + q, status_code=303)
+            r = svc.judged(p)
+            groups = S.judgment_groups(svc, r, p, lang)
+        except LiurenError as e:
+            return page_error(request, e, _status(e), lang)
+        ctx = _board_ctx(request, p, r, groups, lang)
+        status = 200
+        if "why" in p:
+            try:
+                e = svc.entry(p["why"])
+                ctx["chain"] = S.chain_view(svc, r, e.id, lang)
+            except LiurenError as err:
+                ctx["chain_error"] = str(err)
+                status = 400
+        return page(request, "board.html", ctx, status)
+
+    def _board_ctx(request, p, r, groups, lang):
+        books = sorted({b for g in groups for i in g["entries"] for b in i["books"]})
+        return {"lang": lang, "p": p, "r": r, "b": S.board_parts(svc, r.board, lang), "groups": groups,
+                "findings": r.findings(), "books": books, "valences": svc._valences,
+                "kinds": [g["kind"] for g in groups],
+                "qs": S.query_string(p, drop=("why",)), "qs_all": S.query_string(p),
+                "qs_cast": S.query_string({k: v for k, v in p.items() if k in S.CAST_KEYS}),
+                "qs_judge": S.query_string({k: v for k, v in p.items() if k in S.CAST_KEYS + S.JUDGE_KEYS}),
+                "why": p.get("why", ""), "params": list(request.query_params.multi_items())}
+
+    @app.get("/rules", response_class=HTMLResponse, summary="browse the KB by book, kind, name")
+    def rules(request: Request):
+        lang = lang_of(request)
+        try:
+            p = params(request, ("kind", "source", "book", "name", "lang"), multi={"book"})
+            lang = L.check_lang(p.get("lang"))
+            rows = svc.rules_json(p)
+        except LiurenError as e:
+            return page_error(request, e, lang=lang)
+        from engine.kbload import RULE_KINDS
+        for row in rows:
+            e = svc.kb.entries[row["id"]]
+            row["label"] = L.display_name(e, lang)
+            row["ja"] = (e.meta.get("labels") or {}).get("ja")
+        book_names = sorted({b.get("book", "") for b in svc.kb.books.values() if b.get("book")})
+        return page(request, "rules.html", {"lang": lang, "p": p, "rows": rows, "kinds": RULE_KINDS,
+                                            "book_names": book_names})
+
+    @app.get("/rules/{rule:path}", response_class=HTMLResponse, summary="one rule: quote, conditions, examples")
+    def rule(request: Request, rule: str):
+        lang = lang_of(request)
+        try:
+            p = params(request, ("lang",))
+            lang = L.check_lang(p.get("lang"))
+            if len(rule) > S.MAX_VALUE:
+                raise LiurenError(f"rule {rule[:40]!r}… is too long ({len(rule)} characters; at most {S.MAX_VALUE})")
+            v = S.rule_view(svc, rule, lang)
+        except LiurenError as e:
+            return page_error(request, e, lang=lang)
+        return page(request, "rule.html", {"lang": lang, "v": v})
+
+    @app.get("/practice", response_class=HTMLResponse, summary="a drill: derive the 三傳 of a random lesson")
+    def practice(request: Request):
+        lang = lang_of(request)
+        try:
+            p = params(request, ("seed", "chu", "zhong", "mo", "gate", "ge", "lang"))
+            lang = L.check_lang(p.get("lang"))
+            if S.practice_seed(p) is None:
+                import secrets
+                q = S.query_string(p, seed=str(secrets.randbelow(10 ** 6)))
+                return RedirectResponse("/practice?" + q, status_code=303)
+            c = S.practice_check(svc, p, lang)
+        except LiurenError as e:
+            return page_error(request, e, _status(e), lang)
+        return page(request, "practice.html", {
+            "lang": lang, "p": p, "c": c, "b": S.board_parts(svc, c["r"].board, lang, show_chuan=c["answered"]),
+            "gates": S.GATES, "branches": S.BRANCHES, "ge": S.ge_choices(svc, lang),
+            "ticked": set(p.get("ge", [])), "board_qs": S.query_string(dict(c["lesson"], lang=lang) if lang != "zh" else c["lesson"]),
+            "next_seed": (c["seed"] + 1) % 10 ** 9})
+
+    # ------------------------------------------------------------------ JSON API
+    def api(fn):
+        try:
+            return fn()
+        except LiurenError as e:
+            return api_error(e, _status(e))
+
+    @app.get("/api/cast", openapi_extra=_doc(S.CAST_KEYS), summary="the board (liuren cast --json)")
+    def api_cast(request: Request):
+        return api(lambda: SafeJSON(svc.cast(S.cast_kwargs(params(request, S.CAST_KEYS))).to_dict()))
+
+    @app.get("/api/judge", openapi_extra=_doc(S.BOARD_KEYS), summary="the judgment (liuren judge --json); why=RULE adds its chain")
+    def api_judge(request: Request):
+        return api(lambda: SafeJSON(svc.judge_json(params(request, S.BOARD_KEYS))))
+
+    @app.get("/api/why/{rule:path}", openapi_extra=_doc(S.CAST_KEYS + S.JUDGE_KEYS + ("lang",)), summary="HOW or WHY-NOT (liuren why RULE --format json)")
+    def api_why(request: Request, rule: str):
+        return api(lambda: SafeJSON(svc.why_json(rule, params(request, S.CAST_KEYS + S.JUDGE_KEYS + ("lang",)))))
+
+    @app.get("/api/trace", openapi_extra=_doc(S.CAST_KEYS + S.JUDGE_KEYS + ("format",)), summary="the whole trace (liuren trace --format graphml|json|dot|mermaid)")
+    def api_trace(request: Request):
+        def go():
+            p = params(request, S.CAST_KEYS + S.JUDGE_KEYS + ("format",))
+            fmt = p.pop("format", "json")
+            text = svc.trace_text(p, fmt)
+            media = {"json": "application/json", "graphml": "application/xml"}.get(fmt, "text/plain")
+            return Response(text, media_type=media + "; charset=utf-8")
+        return api(go)
+
+    @app.get("/api/rules", openapi_extra=_doc(("kind", "source", "book", "name", "lang")), summary="the rules (liuren rules list --json; also book=, name=)")
+    def api_rules(request: Request):
+        return api(lambda: SafeJSON(svc.rules_json(params(request, ("kind", "source", "book", "name", "lang"), multi={"book"}))))
+
+    @app.get("/api/rules/{rule:path}", openapi_extra=_doc(("lang",)), summary="one rule (liuren rules show RULE --json)")
+    def api_rule(request: Request, rule: str):
+        def go():
+            p = params(request, ("lang",))
+            if len(rule) > S.MAX_VALUE:
+                raise LiurenError(f"rule {rule[:40]!r}… is too long ({len(rule)} characters; at most {S.MAX_VALUE})")
+            return SafeJSON(svc.rule_json(rule, p.get("lang")))
+        return api(go)
+
+    @app.get("/api/lookup", openapi_extra=_doc(("symbol", "category")), summary="類相 of a branch, stem or general (liuren lookup SYMBOL --json)")
+    def api_lookup(request: Request):
+        def go():
+            p = params(request, ("symbol", "category"))
+            return SafeJSON(svc.lookup_json(p.get("symbol"), p.get("category")))
+        return api(go)
+
+    @app.get("/api/questions", summary="the question procedures (liuren questions)")
+    def api_questions(request: Request):
+        return api(lambda: (params(request, ()), SafeJSON(svc.questions_json()))[1])
+
+    @app.get("/api/practice", openapi_extra=_doc(("seed", "chu", "zhong", "mo", "gate", "ge", "lang")), summary="a practice lesson and, with an answer, its check")
+    def api_practice(request: Request):
+        return api(lambda: SafeJSON(S.practice_json(svc, params(request, ("seed", "chu", "zhong", "mo", "gate", "ge", "lang")))))
+
+    @app.get("/api/names", summary="every rule and entry name (for the search box)")
+    def api_names(request: Request):
+        return api(lambda: (params(request, ()), SafeJSON(svc.names()))[1])
+
+    @app.get("/docs", include_in_schema=False)
+    def docs():
+        from fastapi.openapi.docs import get_swagger_ui_html
+        return get_swagger_ui_html(openapi_url=app.openapi_url, title="liuren API",
+                                   swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
+                                   swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
+                                   swagger_favicon_url="/static/favicon.svg")
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz():
+        return PlainTextResponse("ok")
+
+    return app
+
+
+PARAM_DOC = {
+    "moment": "ISO date-time (2026-11-30T14:05+08:00) or local 2026-11-30T14:05 read in tz; default: now",
+    "tz": "IANA zone for a local moment", "day": "explicit cast: the day 干支, e.g. 丁卯",
+    "jiang": "月將 branch", "hour": "占時 branch", "on": "月將加占時, e.g. 亥加丑",
+    "night": "true: the night 貴人, false: the day 貴人 (default: by the hour)", "daytime": "true: the day 貴人",
+    "year": "2026 or 丙午", "month": "the month 干支 (己亥)", "born": "birth year or date", "sex": "m or f",
+    "benming": "本命 (寅 or 丙寅)", "xingnian": "行年 (未 or 乙未)", "guiren": "甲牛|甲羊", "shehai": "count|mengzhong",
+    "day_boundary": "23|0", "yuejiang": "zhongqi|month", "question": "a question procedure (/api/questions)",
+    "variant": "ID=VARIANT (repeatable; *=diben: every 底本 reading)", "book": "only judgments citing this book (repeatable)",
+    "kind": "only this kind (repeatable)", "valence": "only this valence (repeatable)", "all": "true: also the placements (起例)",
+    "why": "a rule id or name: adds its HOW or WHY-NOT", "lang": "zh|ja", "format": "graphml|json|dot|mermaid",
+    "source": "seed number (000 …)", "name": "part of a name, id or label", "symbol": "a branch, stem or general",
+    "category": "one category, e.g. 臟腑", "seed": "the lesson's number", "chu": "初傳", "zhong": "中傳", "mo": "末傳",
+    "gate": "發用之門 (賊克 比用 涉害 遙克 昴星 別責 八專 伏吟 返吟)", "ge": "a 格 the student expects (repeatable)",
+}
+
+
+def _doc(keys):
+    """The query parameters of an endpoint for OpenAPI (read by the handler itself, unvalidated by FastAPI)."""
+    return {"parameters": [
+        {"name": k, "in": "query", "required": False, "description": PARAM_DOC.get(k, ""),
+         "schema": ({"type": "array", "items": {"type": "string"}} if k in S.MULTI else {"type": "string"}),
+         **({"explode": True} if k in S.MULTI else {})} for k in keys]}
+
+
+def _options():
+    from engine.cast import OPTIONS
+    return {k: v[0] for k, v in OPTIONS.items()}
+
+
+def _variant_entries(svc):
+    return [{"id": e.id, "name": e.name, "variants": [v["id"] for v in e.variants]}
+            for e in svc.kb.entries.values() if e.variants][:200]
+
+
+def app_from_env():
+    """The app of a `liuren serve` worker process (the KB comes from the parent's --kb)."""
+    return create_app(os.environ.get(KB_ENV) or None)

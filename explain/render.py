@@ -33,7 +33,7 @@ def localize(report, kb, lang):
         return (label_of(e.meta, lang) if e is not None else None) or default
 
     def walk(r):
-        r = dict(r, lang=lang)
+        r = dict(r, lang=lang) if lang != DEFAULT else dict(r)
         if lang != DEFAULT:
             if r.get("name") and r.get("rule"):
                 r["name_zh"], r["name"] = r["name"], name(r["rule"], r["name"])

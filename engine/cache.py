@@ -25,6 +25,7 @@ import tempfile
 
 FORMAT = 1                      # bump when what is stored changes shape
 _PREFIX = "liuren-"
+KEEP = 12                       # files of each kind kept (the most recently used)
 
 
 def cache_dir():
@@ -89,7 +90,12 @@ def read(kind, key, persistent_load=None):
             header = u.load()
             if header != (FORMAT, kind, key):
                 return None
-            return u.load()
+            obj = u.load()
+        try:
+            os.utime(p)                 # recently used: kept when older entries are pruned
+        except OSError:
+            pass
+        return obj
     except Exception:  # noqa: BLE001 — a cache is never an error: corrupt, partial, foreign …
         return None
     finally:
@@ -113,6 +119,7 @@ def write(kind, key, obj, pickler=None):
         with os.fdopen(fd, "wb") as f:
             f.write(buf.getvalue())
         os.replace(tmp, _path(kind, key))
+        _prune(d, kind)
         return True
     except Exception:  # noqa: BLE001 — e.g. a read-only cache folder: judge without caching
         if tmp:
@@ -121,6 +128,22 @@ def write(kind, key, obj, pickler=None):
             except OSError:
                 pass
         return False
+
+
+def _prune(d, kind):
+    """Keep the KEEP most recently used files of a kind (old KB versions, old code)."""
+    mine = [p for p in d.iterdir() if p.name.startswith(f"{_PREFIX}{kind}-")]
+    mine.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for p in mine[KEEP:]:
+        try:
+            p.unlink()
+        except OSError:
+            pass
+
+
+def files():
+    d = cache_dir()
+    return sorted(p for p in d.iterdir() if p.name.startswith(_PREFIX)) if d.is_dir() else []
 
 
 def clear():

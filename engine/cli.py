@@ -92,7 +92,8 @@ def cmd_table(a):
 
 
 def build_parser():
-    p = _Parser(prog="liuren", description="大六壬: cast a board, fire the classical rules, explain them.")
+    p = _Parser(prog="liuren", description="大六壬: cast a board, fire the classical rules, explain them.",
+                epilog="--no-cache (anywhere): load the KB and compile the network afresh, without the cache")
     sub = p.add_subparsers(dest="cmd", parser_class=_Parser, required=True)
 
     c = sub.add_parser("cast", help="cast the board for a moment or for explicit inputs")
@@ -109,6 +110,11 @@ def build_parser():
     t.add_argument("--json", action="store_true")
     t.set_defaults(fn=cmd_table)
 
+    k = sub.add_parser("cache", help="the cache of loaded KBs and compiled networks (--no-cache bypasses it)")
+    ks = k.add_subparsers(dest="ccmd", required=True, parser_class=_Parser)
+    ks.add_parser("show", help="where the cache is and what it holds").set_defaults(fn=cmd_cache)
+    ks.add_parser("clear", help="remove every cache file").set_defaults(fn=cmd_cache)
+
     from . import cli_kb
     cli_kb.add_kb_arg(c)
     cli_kb.add_kb_arg(t)
@@ -121,7 +127,28 @@ def build_parser():
     return p
 
 
+def cmd_cache(a):
+    from . import cache
+    d = cache.cache_dir()
+    if a.ccmd == "clear":
+        n = cache.clear()
+        print(f"{d}: {n} cache file{'s' if n != 1 else ''} removed")
+        return 0
+    files = cache.files()
+    print(f"{d}: {len(files)} cache file{'s' if len(files) != 1 else ''}"
+          + (f", {sum(f.stat().st_size for f in files) / 1e6:.1f} MB" if files else "")
+          + ("" if cache.enabled() else "（caching is off: LIUREN_NO_CACHE）"))
+    for f in files:
+        print(f"  {f.name}\t{f.stat().st_size / 1e6:.1f} MB")
+    return 0
+
+
 def main(argv=None):
+    import os
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--no-cache" in argv:            # anywhere on the line: build the KB and network afresh
+        argv.remove("--no-cache")
+        os.environ["LIUREN_NO_CACHE"] = "1"
     p = build_parser()
     a = p.parse_args(argv)
     try:

@@ -12,7 +12,8 @@ Season: 寅月 春 → 木旺 火相 水休 金囚 土死.
 
 ¶47 甲 is a 剛日, so the 神 of the 日 is 干上神 午; with the 發用 寅 the two 覆神 are 午 and 寅.
     「更詳五行之類」: 午 火, 寅 木 → 五行 火, 五行 木.
-    「日為陽，為天，為尊長」: 剛日 → 屬 陽、天、尊長.
+    「日為陽，為天，為尊長…剛日視干上之神」: 剛日 → 所視 干上之神（日：陽、天、尊長） (the text says which
+    god to read and what 日 stands for — not that the covered thing belongs to an elder).
     「月起月建為正發」: 發用 寅 = 月建 寅 → 時 正發.
 ¶49 「日辰入傳，主物有表裡。如甲午日三傳寅午戌…其物外青內赤」: this is the text's own example —
     寄宮 寅 and 日支 午 are both in the 三傳 → 表裡 有表裡, 外色 青 (甲 木), 內色 赤 (午 火).
@@ -51,7 +52,7 @@ def test_shefu_end_to_end():
     got = findings(r)
     expected = {
         ("五行", "火"), ("五行", "木"),
-        ("屬", "陽、天、尊長"),
+        ("所視", "干上之神（日：陽、天、尊長）"),
         ("時", "正發"),
         ("表裡", "有表裡"), ("外色", "青"), ("內色", "赤"),
         ("數（辰上）", 45), ("數（發用）", 35),
@@ -66,7 +67,7 @@ def test_shefu_end_to_end():
     missing = expected - got
     assert not missing, f"missing findings: {sorted(missing, key=str)}"
     items = {k for k, _ in got}
-    for absent in ("新舊", "有無", "死活", "完缺"):
+    for absent in ("新舊", "有無", "死活", "完缺", "屬"):
         assert absent not in items, f"{absent} should not be given on this board: {sorted(v for k, v in got if k == absent)}"
     assert ("物", "近貴堪食之物") not in got
 

@@ -237,3 +237,11 @@ def test_the_caster_tables_cite_the_liuren_daquan():
     for tid in sorted(caster):
         books = {kb.book_of(s)[0] for s in kb.tables[tid].meta.get("source") or []}
         assert "六壬大全" in books, tid
+
+
+def test_every_kb_file_reads_without_libyaml():
+    # the pure-Python loader is stricter than libyaml (e.g. a raw tab in a plain scalar): every
+    # file must read with both, so that the KB and the shared tools work wherever PyYAML does
+    import yaml
+    for p in sorted(packaged_kb_dir().rglob("*.yaml")):
+        yaml.load(p.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)

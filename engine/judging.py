@@ -87,8 +87,8 @@ class Firing:
     reading: str
     valence: str
     bindings: dict
-    premises: list            # fact keys
-    conclusions: list         # fact keys
+    _pf: object               # the facts the firing matched (fact keys: `premises`, worked out on use)
+    new: list                 # the facts it asserted, as dicts (fact keys: `conclusions`)
     sources: list
     variant: str | None = None
     about: list = field(default_factory=list)
@@ -101,9 +101,26 @@ class Firing:
     repeat_of: int | None = None   # set on those others: the firing that stands for them in `fired`
     about_at: list | None = None   # for each branch of `about`, the position it stands at (or None)
 
+    _keys: tuple | None = None     # (premises, conclusions), worked out by the recorder on first use
+    _rec: object = None
+
     @property
     def defeated(self):
         return bool(self.defeated_by)
+
+    @property
+    def premises(self):
+        """Keys of the facts the firing matched (sorted)."""
+        if self._keys is None:
+            self._rec.materialize()
+        return self._keys[0]
+
+    @property
+    def conclusions(self):
+        """Keys of the facts it asserted (the 判 of a judgment included)."""
+        if self._keys is None:
+            self._rec.materialize()
+        return self._keys[1]
 
     def to_dict(self, result=None, lang="zh"):
         label = None
@@ -155,6 +172,7 @@ class Recorder:
         self.facts: dict[str, dict] = {}       # key -> fact dict (premises and conclusions)
         self.origin: dict[str, int] = {}       # derived fact key -> first firing that asserted it
         self._by_id: dict[int, str] = {}       # experta fact id -> key (ids are not reused within a run)
+        self._done = True
 
     def on_fire(self, cr, act):
         ctx = act.context
@@ -162,25 +180,6 @@ class Recorder:
         if order is None:                   # the rule's variables by name: a stable order in JSON
             order = cr.order = sorted(((name, py) for name, py in cr.varmap.items() if "~" not in name))
         bindings = {name: ctx[py] for name, py in order if py in ctx}
-        premises = []
-        seen, static, baseline = self._by_id, self._static, self._baseline
-        for f in act.facts:
-            fid = f["__factid__"]
-            key = seen.get(fid)
-            if key is None:
-                if fid < baseline and fid in static:
-                    key, d = static[fid]
-                else:
-                    d = {k: v for k, v in f.items() if k != "__factid__"}
-                    if "t" not in d:
-                        continue                   # experta's InitialFact
-                    key = fact_key(d)
-                    if fid < baseline:
-                        static[fid] = (key, d)
-                seen[fid] = key
-                self.facts.setdefault(key, d)
-            premises.append(key)
-        premises.sort()
         rule = cr.rule
         report = bindings.get(rule.as_var) if rule.as_var else rule.id
         meta = self._meta(cr, report)
@@ -201,14 +200,8 @@ class Recorder:
             new.append(d)
         if meta.judged:
             new.append(dict(meta.judged))
-        conclusions = []
         n = len(self.firings)
-        facts, origin = self.facts, self.origin
-        for d in new:
-            key = fact_key(d)
-            facts.setdefault(key, d)
-            origin.setdefault(key, n)
-            conclusions.append(key)
+        self._done = False
         about_at = None
         if rule.about:
             about, about_at = [], []
@@ -225,10 +218,48 @@ class Recorder:
         else:
             about = list(dict.fromkeys(v for v in bindings.values() if type(v) is str and v in _BRANCHES))
         self.firings.append(Firing(
-            n, rule.id, report, meta.name, meta.kind, meta.reading, meta.valence, bindings, premises,
-            conclusions, meta.sources, cr.variant, about, [], [], meta.interpretation, calc, cr.internal,
-            about_at=about_at))
+            n, rule.id, report, meta.name, meta.kind, meta.reading, meta.valence, bindings, act.facts,
+            new, meta.sources, cr.variant, about, [], [], meta.interpretation, calc, cr.internal,
+            about_at=about_at, _rec=self))
         return new
+
+    def materialize(self):
+        """The fact keys of every firing's premises and conclusions, and the facts behind them
+        (`facts`, `origin`): worked out when the trace or a chain needs them, not while the
+        rules fire."""
+        if self._done:
+            return
+        seen, static, baseline = self._by_id, self._static, self._baseline
+        facts, origin = self.facts, self.origin
+        for f in self.firings:
+            if f._keys is not None:
+                continue
+            premises = []
+            for x in f._pf:
+                fid = x["__factid__"]
+                key = seen.get(fid)
+                if key is None:
+                    if fid < baseline and fid in static:
+                        key, d = static[fid]
+                    else:
+                        d = {k: v for k, v in x.items() if k != "__factid__"}
+                        if "t" not in d:
+                            continue                   # experta's InitialFact
+                        key = fact_key(d)
+                        if fid < baseline:
+                            static[fid] = (key, d)
+                    seen[fid] = key
+                    facts.setdefault(key, d)
+                premises.append(key)
+            premises.sort()
+            conclusions = []
+            for d in f.new:
+                key = fact_key(d)
+                facts.setdefault(key, d)
+                origin.setdefault(key, f.n)
+                conclusions.append(key)
+            f._keys = (premises, conclusions)
+        self._done = True
 
     def _meta(self, cr, report):
         """What a firing of cr reporting `report` says that does not depend on the board (its
@@ -332,13 +363,18 @@ class Judgment:
         self.asked = question           # the question as the user named it (an alias, maybe)
         self.variants = dict(variants or {})
         self.firings = recorder.firings
-        self.facts = recorder.facts
         self.wm = wm                                  # board and derived facts at the end
         self._recorder = recorder
         self._defeats(recorder)
         self._routes()
         self._aspects()
         self._g = None
+
+    @property
+    def facts(self):
+        """key -> fact dict of every premise and conclusion of the firings."""
+        self._recorder.materialize()
+        return self._recorder.facts
 
     @property
     def graph(self):
@@ -349,15 +385,20 @@ class Judgment:
 
     # ---- assembly
     def _defeats(self, rec):
+        """Each 不實 a 總則 asserted defeats the judgments it names (the first firing that
+        asserted it stands as the defeater)."""
         by_report = {}
         for f in self.firings:
             by_report.setdefault(f.report, []).append(f)
-        for key, d in rec.facts.items():
-            if d["t"] == "不實" and key in rec.origin:
-                src = rec.origin[key]
-                for f in by_report.get(d.get("規"), []):
-                    if src not in f.defeated_by:
-                        f.defeated_by.append(src)
+        first = {}
+        for f in self.firings:
+            for d in f.new:
+                if d["t"] == "不實":
+                    first.setdefault(tuple(sorted(d.items())), (f.n, d))
+        for src, d in first.values():
+            for f in by_report.get(d.get("規"), []):
+                if src not in f.defeated_by:
+                    f.defeated_by.append(src)
 
     def _routes(self):
         """A rule can reach the same judgment twice: two branches of an `any:` both hold (the
@@ -414,6 +455,7 @@ class Judgment:
 
     # ---- trace
     def _graph(self, rec):
+        rec.materialize()
         g = nx.DiGraph(kind="liuren-trace", day=self.board.day, jiang=self.board.jiang, hour=self.board.hour,
                        daytime=self.board.daytime, kb=str(self.kb.root), question=self.question or "",
                        variants=dict(self.variants), board=self.board.to_dict())

@@ -91,12 +91,12 @@ rules:
     name: 甲規
     kind: 格
     {src}
-    when: [{{位: {{位: 初傳, 支: $b}}}}]
+    when: [{{位: {{位: 初傳, 支: $_b}}}}]
   - id: t-{b}
     name: 乙規
     kind: 格
     {src}
-    when: [{{位: {{位: 初傳, 支: $b}}}}]
+    when: [{{位: {{位: 初傳, 支: $_b}}}}]
 """
 
 
@@ -119,7 +119,7 @@ def test_runaway_bound_names_the_rule(tiny, capsys):
         name: 起
         kind: 起例
         {SRC}
-        when: [{{日: {{干: $g}}}}]
+        when: [{{日: {{干: $_g}}}}]
         then: [{{計: {{值: 1}}}}]
       - id: t-loop
         name: 無窮
@@ -159,7 +159,7 @@ rules:
     kind: 斷
     {SRC}
     when:
-      - 日: {{干: $g}}
+      - 日: {{干: $_g}}
       - not: {{判: {{規: t-sheng}}}}
   - id: t-any-not
     name: 或

@@ -183,14 +183,14 @@ def test_how_with_a_defeat_has_the_defeaters_own_chain():
 
 def test_why_not_cites_book_and_volume(capsys):
     # the WHY-NOT report cites its sources as the HOW chain does: book, 卷 and ¶, one line each
-    # (斬首 cites 卷3 ¶7 and its Japanese rendering, the same line)
+    # (斬首 cites 卷3 ¶7 and its Japanese rendering, the next ¶)
     assert main(["why", "斬首", "--day", "甲子", "--on", "子加子"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1].endswith("《六壬經緯》卷3 ¶7") and out[2].endswith("《六壬經緯（日譯）》卷3 ¶7")
+    assert out[1].endswith("《六壬經緯》卷3 ¶7") and out[2].endswith("《六壬經緯（日譯）》卷3 ¶8")
     assert main(["why", "ge-zhanshou", "--day", "甲子", "--on", "子加子", "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert {(s["book"], s["volume"], s["para"]) for s in d["sources"]} == {
-        ("六壬經緯", "卷3", 7), ("六壬經緯（日譯）", "卷3", 7)}
+        ("六壬經緯", "卷3", 7), ("六壬經緯（日譯）", "卷3", 8)}
 
 
 def test_a_defeat_chain_shows_only_the_defeat_of_this_judgment():

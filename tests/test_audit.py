@@ -104,7 +104,7 @@ rules:
     source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
     when:
       - 問: {問: 試問}
-      - 位: {位: 初傳, 支: $a}
+      - 位: {位: 初傳, 支: $_a}
   - id: t-never
     name: 不可能
     kind: 格

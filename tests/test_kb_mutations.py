@@ -8,41 +8,42 @@ import pytest
 from engine.cli import main
 from engine.kbload import packaged_kb_dir
 
-# (file, text to find, replacement) -> (line of the message, words it must contain)
+# (file, text to find, replacement) -> (line of the message, words it must contain); the line is
+# counted from the edit's own first line ("+0" = that line), or given as a number
 MUTATIONS = {
     "branch 夘 in a table cell": (
         ("juan3/ge.yaml", "        初: 卯\n", "        初: 夘\n"),
         (None, "'夘' is none (did you mean 卯")),
     "branch 戍 in a condition": (
         ("juanzhong/b-misc.yaml", "      - 盤: {天: 戌, 將: 勾陳}", "      - 盤: {天: 戍, 將: 勾陳}"),
-        (1270, "盤.天 '戍' is not a value this field holds (a branch 子…亥) (did you mean 戌")),
+        ("+0", "盤.天 '戍' is not a value this field holds (a branch 子…亥) (did you mean 戌")),
     "position 初传": (
         ("juan3/leixiang.yaml", "      - 位: {位: 初傳, 支: $b}", "      - 位: {位: 初传, 支: $b}"),
-        (592, "位.位 '初传' is not a value this field holds (a position) (did you mean 初傳")),
+        ("+0", "位.位 '初传' is not a value this field holds (a position) (did you mean 初傳")),
     "question 占兵x": (
         ("yinhe/affairs.yaml", "  - 問: {問: 占人謀害己}\n", "  - 問: {問: 占人謀害己x}\n"),
-        (364, "問.問 '占人謀害己x' is not a value this field holds")),
+        ("+0", "問.問 '占人謀害己x' is not a value this field holds")),
     "category 日盒": (
         ("juanzhong/b-de-he.yaml", "      - 德合: {類: 日合, 支: $d}", "      - 德合: {類: 日盒, 支: $d}"),
-        (214, "德合.類 '日盒' is not a value this field holds")),
+        ("+0", "德合.類 '日盒' is not a value this field holds")),
     "general 青竜": (
         ("juanzhong/b-misc.yaml", "      - 盤: {天: 戌, 將: 勾陳}", "      - 盤: {天: 戌, 將: 勾陣}"),
-        (1270, "盤.將 '勾陣' is not a value this field holds (a general) (did you mean 勾陳")),
+        ("+0", "盤.將 '勾陣' is not a value this field holds (a general) (did you mean 勾陳")),
     "a variable used once ($bx for $b)": (
         ("juan3/ge.yaml", "      - 空: {支: $b}\n      - chuan-kong-names", "      - 空: {支: $bx}\n      - chuan-kong-names"),
-        (321, "variable $bx is used only once")),
+        ("+0", "variable $bx is used only once")),
     "name: 123": (
         ("juan3/ge.yaml", "    name: 三傳空亡格\n    kind: 格\n", "    name: 123\n    kind: 格\n"),
-        (313, "name must be text, got int 123")),
+        ("+0", "name must be text, got int 123")),
     "reading: true": (
         ("juan3/ge.yaml", "    reading: 三傳某一傳為旬空", "    reading: true\n    note: 三傳某一傳為旬空"),
-        (316, "reading must be text, got bool True")),
+        ("+0", "reading must be text, got bool True")),
     "name: {x: …}": (
         ("juan3/ge.yaml", "        name: 斬首\n", "        name: {x: 斬首}\n"),
-        (96, "name must be text, got LMap")),
+        ("+0", "name must be text, got LMap")),
     "a 5 MB reading": (
         ("juan3/ge.yaml", "    reading: 三傳某一傳為旬空", "    reading: " + "空" * 5_000_000 + "\n    note: 三傳某一傳為旬空"),
-        (316, "reading is 5,000,000 characters long")),
+        ("+0", "reading is 5,000,000 characters long")),
     "a reported row without examples": (
         ("juan3/ge.yaml", """        examples:
           fires:
@@ -52,7 +53,7 @@ MUTATIONS = {
             - board: {day: 甲子, on: 子加子}
               why: 甲子日伏吟，三傳寅巳申，初傳寅不在本旬空亡戌亥。
 """, ""),
-        (95, "ge-zhanshou: no example board where it fires")),
+        ("-9", "ge-zhanshou: no example board where it fires")),
     "an emptied file": (
         ("juan3/zongze.yaml", None, ""),
         (1, "the file holds nothing")),
@@ -61,7 +62,7 @@ MUTATIONS = {
         (1, "the file holds nothing")),
     "a NUL byte": (
         ("juan3/ge.yaml", "    reading: 三傳某一傳為旬空", "    reading: 三傳某一\x00傳為旬空"),
-        (316, "a NUL byte")),
+        ("+0", "a NUL byte")),
     "a negation cycle": (
         ("juanzhong/b-misc.yaml", "      - 位: {位: 日干, 支: $j, 干: $g}\n      - any:\n          - 合: [$a, $z]",
          "      - 位: {位: 日干, 支: $j, 干: $g}\n      - not: {判: {規: jzb-ganzhi-shu}}\n      - any:\n          - 合: [$a, $z]"),
@@ -93,6 +94,9 @@ def _edit(d, rel, old, new):
 @pytest.mark.parametrize("case", list(MUTATIONS))
 def test_an_edit_is_refused_with_file_and_line(kbcopy, case, capsys):
     (rel, old, new), (line, words) = MUTATIONS[case]
+    if isinstance(line, str):               # relative to the edit
+        text = (kbcopy / rel).read_text(encoding="utf-8")
+        line = text[:text.index(old)].count("\n") + 1 + int(line)
     _edit(kbcopy, rel, old, new)
     assert main(["kb", "check", "--kb", str(kbcopy)]) == 2
     err = capsys.readouterr().err

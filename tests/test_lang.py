@@ -9,7 +9,7 @@ from engine.cli import main
 from engine.kbload import load_kb
 
 KB = load_kb()
-KANA = re.compile(r"[\u3040-\u30ff]")
+KANA = re.compile(r"[\u3040-\u30fa\u30fc-\u30ff]")       # kana (not ・, which Chinese texts use too)
 BOARD = ["--day", "丁卯", "--on", "巳加子"]
 
 
@@ -73,7 +73,7 @@ def test_environment_language(capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("cmd", [["judge", *BOARD], ["why", "斷橋", *BOARD], ["rules", "list"],
-                                 ["rules", "show", "鑄印"], ["lookup", "午"], ["trace", *BOARD], ["cast", *BOARD]])
+                                 ["rules", "show", "ge-zhuyin"], ["lookup", "午"], ["trace", *BOARD], ["cast", *BOARD]])
 def test_an_unknown_language_is_an_error(cmd, capsys):
     assert main(cmd + ["--lang", "fr"]) == 2
     err = capsys.readouterr().err

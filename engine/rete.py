@@ -360,6 +360,9 @@ def _literal_check(m):
 
 
 VALID = Token.TagType.VALID
+# A network's board count (Snapshot.epoch, one list per network): restore() moves it on, and a
+# join node that meets its first token of a new board forgets the last board's tokens then
+# (instead of every node being emptied after every board).
 
 
 class IndexedMatchNode(OrdinaryMatchNode):
@@ -381,8 +384,17 @@ class IndexedMatchNode(OrdinaryMatchNode):
             self.b_left, self.b_right = [], []   # board entries before the join is known
         self.b_lidx, self.b_ridx = {}, {}
 
-    def freeze(self):
+    def freeze(self, epoch):
         self.loading = False
+        self._ep = epoch                    # the network's board count
+        self._epoch = -1                    # the first board starts with empty board memories
+
+    def _fresh(self):
+        """The first token of a board: the board part of the memories starts empty."""
+        self._epoch = self._ep[0]
+        if self.b_lidx or self.b_ridx or self.b_left or self.b_right:
+            self.b_left, self.b_right = [], []
+            self.b_lidx, self.b_ridx = {}, {}
 
     @staticmethod
     def _keys(context):
@@ -407,11 +419,8 @@ class IndexedMatchNode(OrdinaryMatchNode):
 
     def _setup_activation(self, is_left, token):
         """An activation while the tables load, or before both sides have had a token."""
-        if not self.__dict__.get("_touched"):
-            self._touched = True
-            touched = self.__dict__.get("_touch_list")
-            if touched is not None:
-                touched.append(self)
+        if not self.loading and self._epoch != self._ep[0]:
+            self._fresh()
         ctx = token.context
         if is_left:
             if self.left_keys is None:
@@ -496,9 +505,8 @@ class IndexedMatchNode(OrdinaryMatchNode):
         if self.join is None or self.loading:
             self._setup_activation(True, token)
             return
-        if not self._touched:
-            self._touched = True
-            self._touch_list.append(self)
+        if self._epoch != self._ep[0]:
+            self._fresh()
         ctx = token.context
         data = token.data
         if type(data) is not tuple:
@@ -538,9 +546,8 @@ class IndexedMatchNode(OrdinaryMatchNode):
         if self.join is None or self.loading:
             self._setup_activation(False, token)
             return
-        if not self._touched:
-            self._touched = True
-            self._touch_list.append(self)
+        if self._epoch != self._ep[0]:
+            self._fresh()
         ctx = token.context
         data = token.data
         if type(data) is not tuple:
@@ -771,6 +778,7 @@ class Snapshot(dict):
     def __init__(self):
         super().__init__()
         self.touched = []
+        self.epoch = [0]
 
 
 def snapshot(root):
@@ -781,9 +789,7 @@ def snapshot(root):
     tracked = (NotNode, ConflictSetNode, OrdinaryMatchNode)
     for node in _nodes(root):
         if isinstance(node, IndexedMatchNode):
-            node.freeze()
-            node._touch_list = snap.touched
-            node._touched = False
+            node.freeze(snap.epoch)
             continue
         state = {k: _copy(getattr(node, k)) for k in _STATE if k in node.__dict__}
         if not state:
@@ -813,12 +819,10 @@ def _track(node):
 
 
 def restore(snap):
+    snap.epoch[0] += 1                      # the join nodes forget the board on their next token
     for node in snap.touched:
-        if isinstance(node, IndexedMatchNode):
-            node.clear_board()
-        else:
-            for k, v in node._snap_state.items():
-                setattr(node, k, _copy(v))
+        for k, v in node._snap_state.items():
+            setattr(node, k, _copy(v))
         node._touched = False
     snap.touched.clear()
 

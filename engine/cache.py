@@ -100,6 +100,9 @@ def read(kind, key, persistent_load=None):
         return None
     finally:
         if gc_on:
+            # what was read lives as long as the process: out of the collector's way before it
+            # runs again (else its first collection would scan every object just made)
+            gc.freeze()
             gc.enable()
 
 
@@ -188,6 +191,10 @@ def engine_pickler(kb):
             return None
 
         def reducer_override(self, obj):
+            if type(obj).__dict__.get("fact_type") is not None and isinstance(obj, Fact):
+                # a fact of the network (a table row in a memory): its items without experta's
+                # per-item __setitem__ (freeze) on the way back
+                return _rebuild_fact, (type(obj), dict(obj), getattr(obj, "__dict__", None) or None)
             if isinstance(obj, type) and issubclass(obj, Fact) and "fact_type" in obj.__dict__:
                 # a fact type's class is the one compile.fact_class makes for it in this process:
                 # the alpha network dispatches on it, and board facts are made with it
@@ -215,6 +222,14 @@ def engine_loader(kb):
             return kb.tables[pid[1]]
         raise pickle.UnpicklingError(f"unknown reference {pid!r}")
     return persistent_load
+
+
+def _rebuild_fact(cls, items, state):
+    f = dict.__new__(cls)
+    dict.update(f, items)
+    if state:
+        f.__dict__.update(state)
+    return f
 
 
 def _rebuild_tuple(cls, items, state):

@@ -13,7 +13,6 @@ import gc
 import functools
 from dataclasses import dataclass, field
 
-import networkx as nx
 
 from .board import Board
 from .cast import cast
@@ -40,8 +39,6 @@ def _engine(kb_dir, variants, question):
             from .rete import fast_tokens
             fast_tokens()                   # the process-wide part of the speed-ups (rete.py)
             kb.fact_text.update(eng.fact_text_extra)      # the words of the compiler's helper facts
-            gc.collect()
-            gc.freeze()
             return eng
     before = set(kb.fact_text)
     eng = build(kb, dict(variants), question=question)
@@ -456,6 +453,7 @@ class Judgment:
     # ---- trace
     def _graph(self, rec):
         rec.materialize()
+        import networkx as nx               # only when a trace is asked for (it is slow to import)
         g = nx.DiGraph(kind="liuren-trace", day=self.board.day, jiang=self.board.jiang, hour=self.board.hour,
                        daytime=self.board.daytime, kb=str(self.kb.root), question=self.question or "",
                        variants=dict(self.variants), board=self.board.to_dict())
@@ -553,7 +551,7 @@ class Judgment:
                 **({"lang": lang} if lang != "zh" else {}),
                 "findings": self.findings(),
                 "fired": [f.to_dict(self, lang) for f in self.fired],
-                "trace": nx.node_link_data(self.graph, edges="links")}
+                "trace": _node_link(self.graph)}
 
 
 def _labels(kb, report):
@@ -577,6 +575,11 @@ def _aspect(board, x, at, sha, earth):
     if at is not None:
         d.update(at=at, plate="天")
     return d
+
+
+def _node_link(g):
+    import networkx as nx
+    return nx.node_link_data(g, edges="links")
 
 
 def _plain(d):

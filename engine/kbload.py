@@ -47,6 +47,7 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 class LMap(dict):
     """A dict that remembers the line it started on and the line of each key."""
     line = 0
+    key_lines = {}          # (read only) a mapping read from a file records its own
 
     def __init__(self, *a, **k):
         super().__init__(*a, **k)
@@ -68,7 +69,8 @@ class LList(list):
 
 
 def _lmap(items, line):
-    m = LMap(items)
+    m = dict.__new__(LMap)
+    dict.update(m, items)
     m.line = line
     return m
 
@@ -339,17 +341,18 @@ def load_kb(root=None, only=None, collect=False):
     from . import cache
     root = pathlib.Path(root) if root else packaged_kb_dir()
     key = None
-    if not collect and not only:
-        files = kb_files(root)
+    if not collect:
+        files = kb_files(root, only)
         key = cache.kb_digest(root, files)
-        kb = cache.read("kb", key + str(root.resolve()))
+        where = str(root.resolve()) + "|" + ",".join(only or ())
+        kb = cache.read("kb", key + where)
         if isinstance(kb, KB):
             kb.digest = key
             return kb
     kb = _load_kb(root, only, collect)
     if key is not None:
         kb.digest = key
-        cache.write("kb", key + str(root.resolve()), kb)
+        cache.write("kb", key + where, kb)
     return kb
 
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Benchmark: casting (720 lessons, a year of hourly moments, vs kinliuren when installed) and
-judging (KB compile time, per-board judge time over the 720 lessons).
+"""Benchmark: casting (720 lessons, a year of hourly moments, vs kinliuren when installed),
+judging (KB load and compile, per-board judge time over the 720 lessons) and the command line
+(`liuren cast / judge / why` in fresh processes, with a warm cache and without one).
 
     python bench/bench.py              # everything
     python bench/bench.py --cast-only  # casting only
     python bench/bench.py --judge-only --repeat 1   # judging, one pass over the 720 lessons
+    python bench/bench.py --cli-only   # the commands, median of 5 fresh processes each
 
 A script, not a test: it prints figures; nothing asserts on time.
 """
@@ -92,16 +94,48 @@ def bench_cast():
     print(f"  ratio kinliuren / ours (cold median): {theirs / statistics.median(cold):8.1f}×")
 
 
+def bench_cli(runs=5):
+    """`liuren …` as a user runs it: a fresh process each time (median of `runs`), with the
+    cache warm (a scratch cache folder filled by one run first) and with --no-cache."""
+    import os
+    import subprocess
+    import tempfile
+    print(f"command line (fresh processes, median of {runs})")
+    board = ["--day", "丁卯", "--on", "亥加丑", "--month", "壬寅"]
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, LIUREN_CACHE_DIR=d)
+        env.pop("LIUREN_NO_CACHE", None)
+
+        def timed(args):
+            out = []
+            for _ in range(runs):
+                t = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "engine", *args], env=env, check=True,
+                               stdout=subprocess.DEVNULL)
+                out.append(time.perf_counter() - t)
+            return statistics.median(out)
+        subprocess.run([sys.executable, "-m", "engine", "judge", *board], env=env, check=True,
+                       stdout=subprocess.DEVNULL)           # fills the cache
+        for name, args in (("liuren cast", ["cast", *board]),
+                           ("liuren judge, warm cache", ["judge", *board]),
+                           ("liuren why 斬首, warm cache", ["why", "斬首", *board]),
+                           ("liuren judge --no-cache (cold)", ["judge", *board, "--no-cache"])):
+            print(f"  {name:<42} {timed(args):7.2f} s")
+
+
 def bench_judge(kb_dir=None, repeat=1):
+    import os
     print("judging")
     from engine.kbload import load_kb
     from engine.judging import engine_for, judge
+    os.environ["LIUREN_NO_CACHE"] = "1"          # load and compile as on a cold start
     t0 = time.perf_counter()
     kb = load_kb(kb_dir)
     load_s = time.perf_counter() - t0
     t0 = time.perf_counter()
     eng = engine_for(kb_dir)
     compile_s = time.perf_counter() - t0
+    del os.environ["LIUREN_NO_CACHE"]
     print(f"  KB load and check ({len(kb.rules)} rules, {len(kb.tables)} tables): {load_s:7.3f} s")
     print(f"  compile to experta ({eng.rule_count} rules → {len(eng.get_rules())} experta rules, "
           f"{eng.static_count} table facts): {compile_s:7.3f} s")
@@ -142,14 +176,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cast-only", action="store_true")
     ap.add_argument("--judge-only", action="store_true")
+    ap.add_argument("--cli-only", action="store_true")
     ap.add_argument("--kb", help="another KB folder")
     ap.add_argument("--repeat", type=int, default=3,
                     help="judge the 720 lessons this many times and also report each board's best time "
                          "(a shared machine's noise only ever adds time); default 3")
     a = ap.parse_args()
+    if a.cli_only:
+        bench_cli()
+        return
     if not a.judge_only:
         bench_cast()
     if not a.cast_only:
+        bench_cli()
         try:
             import engine.judging  # noqa: F401
         except ImportError:

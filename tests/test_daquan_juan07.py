@@ -102,15 +102,11 @@ DUCHUAN = {  # ¶473, the 三傳 of each 杜傳 day as printed
 
 
 def test_duchuan_days_of_para_473():
-    """¶473 lists twenty-one 杜傳 days with their 三傳.  The cast agrees on eighteen; on 丁卯、
-    己卯、辛卯 it gives 卯子卯 (子 刑 卯), where the book says 「子卯兩刑，不複再傳，以子衝午為末傳」
-    (the rule dq07-duchuan lists this under unmet)."""
-    differ = {}
+    """¶473 lists twenty-one 杜傳 days with their 三傳; the cast gives every one (丁卯、己卯、辛卯
+    卯子午 too: 「子卯兩刑，不複再傳，以子衝午為末傳」), and names them 杜傳."""
     for day, want in DUCHUAN.items():
-        got = _chuan(cast(day=day, on="子加子"))
-        if got != want:
-            differ[day] = got
-    assert differ == {"丁卯": "卯子卯", "己卯": "卯子卯", "辛卯": "卯子卯"}
+        t = cast(day=day, on="子加子").transmissions
+        assert (_chuan(cast(day=day, on="子加子")), t.subtype) == (want, "杜傳"), day
 
 
 def test_lianru_days_of_para_684():

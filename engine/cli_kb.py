@@ -169,6 +169,7 @@ def cmd_judge(a):
         d = r.to_dict(lang=lang)
         if keep:
             d["fired"] = [x for f, x in zip(r.fired, d["fired"]) if keep(f)]
+            d["findings"] = r.findings(keep)
             d["books"] = list(a.book)
         print(_dump(d))
         return 0
@@ -189,7 +190,7 @@ def cmd_judge(a):
             lines.setdefault(firing_line(f, r, lang), []).append(f)
         for line, group in lines.items():
             print(grounds_line(line, group, r.kb, lang))
-    for heading, lines in r.findings().items():
+    for heading, lines in r.findings(keep).items():
         print(f"【{heading}】")
         for line in lines:
             print(f"  {line}")

@@ -525,18 +525,22 @@ class Judgment:
                         out[key].append(item)
         return out
 
-    def findings(self):
+    def findings(self, keep=None):
         """Values the rules computed (fact types declared with `show:`), by heading: e.g.
-        射覆所得 {五行: 金 …}, 數目, 顏色."""
+        射覆所得 {五行: 金 …}, 數目, 顏色.  keep(firing): only values asserted by such firings
+        (judge --book: the values of rules citing that book)."""
         texts = FactText(self.kb)
         out = {}
-        for d in self.wm:
-            decl = self.kb.declared.get(d["t"])
-            if decl and decl.get("show"):
-                line = texts(d)
-                if line not in out.setdefault(decl["show"], []):
-                    out[decl["show"]].append(line)
-        return out
+        for f in self.firings:
+            if keep is not None and not keep(f):
+                continue
+            for d in f.new:
+                decl = self.kb.declared.get(d["t"])
+                if decl and decl.get("show"):
+                    line = texts(d)
+                    if line not in out.setdefault(decl["show"], []):
+                        out[decl["show"]].append(line)
+        return {k: v for k, v in out.items() if v}
 
     # ---- output
     def _repr_html_(self):

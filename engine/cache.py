@@ -25,7 +25,7 @@ import tempfile
 
 FORMAT = 1                      # bump when what is stored changes shape
 _PREFIX = "liuren-"
-KEEP = 12                       # files of each kind kept (the most recently used)
+KEEP = 64                       # files of each kind kept, the most recently used (one network per question)
 
 
 def cache_dir():

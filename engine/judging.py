@@ -26,7 +26,7 @@ from .symbols import BRANCHES, is_branch
 KIND_ORDER = RULE_KINDS
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=64)
 def _engine(kb_dir, variants, question):
     from . import cache
     kb = load_kb(kb_dir)

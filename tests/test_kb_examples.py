@@ -26,12 +26,23 @@ def _key(board):
     return json.dumps(board, ensure_ascii=False, sort_keys=True)
 
 
+def _network(board):
+    """The network a board is judged with (its question and variants): cases are run network by
+    network, so that each is compiled (or read from the cache) once."""
+    return (board.get("question") or "", json.dumps(board.get("variants") or {}, sort_keys=True, ensure_ascii=False))
+
+
 def cases(kinds=("fires", "silent")):
+    out = []
     for e in ENTRIES:
         ex = e.meta.get("examples") or {}
         for kind in kinds:
             for i, item in enumerate(ex.get(kind) or []):
-                yield pytest.param(e.id, kind, item, id=f"{e.id}-{kind}-{i}")
+                net = _network(item["board"])
+                out.append((net, pytest.param(e.id, kind, item, id=f"{e.id}-{kind}-{i}",
+                                              marks=pytest.mark.xdist_group("net:" + "|".join(net)))))
+    out.sort(key=lambda x: x[0])
+    return [p for _, p in out]
 
 
 @pytest.mark.parametrize("entry, kind, item", list(cases()))

@@ -26,7 +26,8 @@ from .symbols import BRANCHES, is_branch
 KIND_ORDER = RULE_KINDS
 
 
-@functools.lru_cache(maxsize=64)
+# a network takes some 80 MB in memory: keep a few; the others are read back from the cache
+@functools.lru_cache(maxsize=12)
 def _engine(kb_dir, variants, question):
     from . import cache
     kb = load_kb(kb_dir)

@@ -13,6 +13,7 @@ name and renamed into place, so two first runs at once both leave a whole file.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import hashlib
@@ -73,6 +74,22 @@ def kb_digest(root, files):
 
 def _path(kind, key):
     return cache_dir() / f"{_PREFIX}{kind}-{key[:40]}.pickle"
+
+
+@contextlib.contextmanager
+def lasting():
+    """Making objects that live as long as the process (a KB, a network): no collections
+    meanwhile (each would scan every object made so far, and there is no garbage worth it), and
+    afterwards out of the collector's way (frozen), so that its next collection does not scan
+    them either."""
+    gc_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if gc_on:
+            gc.freeze()
+            gc.enable()
 
 
 def read(kind, key, persistent_load=None):

@@ -867,16 +867,20 @@ def _patterns(cond):
 def build(kb, variants=None, indexed=True, question=None):
     """One network per (KB, variants, question): rules that can only fire for another question
     are left out, so a board judged without a question does not carry their joins."""
-    try:
-        cls, compiled, static = Compiler(kb, variants, question).compile()
-    except KBError:
-        raise
-    except Exception as e:  # noqa: BLE001 — one line, never a traceback
-        raise KBError(kb.root, 0, f"cannot compile the rules: {type(e).__name__}: {e}") from None
-    eng = cls()
-    eng.compiled = compiled
-    eng.load_static(static, indexed)
-    gc.collect()
-    gc.freeze()          # the network and the table facts live as long as the process
+    from .cache import lasting
+    with lasting():      # the network and the table facts live as long as the process
+        try:
+            cls, compiled, static = Compiler(kb, variants, question).compile()
+        except KBError:
+            raise
+        except Exception as e:  # noqa: BLE001 — one line, never a traceback
+            raise KBError(kb.root, 0, f"cannot compile the rules: {type(e).__name__}: {e}") from None
+        if not indexed:
+            # experta's own network, as it builds it: what the speed-ups are compared with
+            from experta.matchers.rete import ReteMatcher
+            cls = type(cls.__name__, (cls,), {"__matcher__": ReteMatcher})
+        eng = cls()
+        eng.compiled = compiled
+        eng.load_static(static, indexed)
     eng.rule_count = len(compiled)
     return eng

@@ -349,7 +349,8 @@ def load_kb(root=None, only=None, collect=False):
         if isinstance(kb, KB):
             kb.digest = key
             return kb
-    kb = _load_kb(root, only, collect)
+    with cache.lasting():
+        kb = _load_kb(root, only, collect)
     if key is not None:
         kb.digest = key
         cache.write("kb", key + where, kb)

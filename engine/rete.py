@@ -915,14 +915,104 @@ def _make_matcher():
     on the literals and a fact never walks the chains of patterns it cannot match."""
     from itertools import chain
     from collections import Counter
-    from experta.fact import InitialFact
+    from experta.conditionalelement import OR
+    from experta.fact import Fact, InitialFact
     from experta.matchers.rete import ReteMatcher
     from experta.matchers.rete.check import FactCapture, FeatureCheck, TypeCheck
     from experta.matchers.rete.nodes import FeatureTesterNode
     from experta.matchers.rete.utils import extract_facts, generate_checks
     from experta.rule import Rule
 
+    from experta.conditionalelement import NOT, TEST
+    from experta.fieldconstraint import ANDFC, NOTFC, ORFC
+    from experta.matchers.rete.nodes import ConflictSetNode, WhereNode
+    from experta.matchers.rete.check import SameContextCheck, WhereCheck
+    from experta.matchers.rete.utils import prepare_rule, wire_rule
+
+    def plain(v):
+        # a field constraint experta's DNF leaves as it is
+        if isinstance(v, NOTFC):
+            return not isinstance(v[0], (ORFC, ANDFC, NOTFC))
+        return not isinstance(v, (ORFC, ANDFC))
+
+    def flat(rule):
+        """Is the rule a conjunction of patterns, negated patterns and tests, with no OR of
+        patterns or of field constraints — already in the form experta's DNF would give it?
+        (All the compiler makes: it expands ORs itself, compile.dnf.)"""
+        for e in rule:
+            if isinstance(e, TEST):
+                continue
+            if isinstance(e, NOT) and len(e) == 1:
+                e = e[0]
+            if not isinstance(e, Fact) or not all(plain(v) for v in e.values()):
+                return False
+        return True
+
+    def prepare(rule):
+        """experta's prepare_rule (DNF, then an InitialFact before a leading NOT or where the
+        rule has no pattern), without rebuilding a rule that is in DNF already: experta rewrites
+        it until it stops changing, comparing whole rules, and dispatches every element through
+        singledispatch."""
+        if not flat(rule):
+            return prepare_rule(rule)
+        if not len(rule):
+            return rule.new_conditions(InitialFact())
+        if isinstance(rule[0], NOT) or not any(isinstance(e, (Fact, NOT)) for e in rule):
+            return rule.new_conditions(InitialFact(), *rule)
+        return rule
+
+    def wire(rule, alpha_terminals):
+        """experta's wire_rule for a flat rule (Fact, NOT, TEST in a row), without the fresh
+        singledispatch function experta makes for every rule (whose empty cache then computes
+        the MRO of each fact class it meets)."""
+        def node_of(e):
+            if isinstance(e, TEST):
+                return WhereNode(WhereCheck(e[0]))
+            if isinstance(e, NOT):
+                return alpha_terminals[e[0]]
+            return alpha_terminals[e]
+        elems = list(rule)
+        if len(elems) == 1:
+            last = node_of(elems[0])
+        else:
+            current = None
+            for f, s in zip(elems, elems[1:]):
+                if isinstance(s, TEST):
+                    if current is None:
+                        current = node_of(f)
+                    new = node_of(s)
+                    current.add_child(new, new.activate)
+                    current = new
+                else:
+                    node_cls = NotNode if isinstance(s, NOT) else OrdinaryMatchNode
+                    if current is None:
+                        current = node_cls(SameContextCheck())
+                        left, right = node_of(f), node_of(s)
+                    else:
+                        left, right = current, node_of(s)
+                        current = node_cls(SameContextCheck())
+                    left.add_child(current, current.activate_left)
+                    right.add_child(current, current.activate_right)
+            last = current
+        csn = ConflictSetNode(rule)
+        last.add_child(csn, csn.activate)
+
     class LiurenMatcher(ReteMatcher):
+        @staticmethod
+        def prepare_ruleset(engine):
+            return {prepare(rule) for rule in engine.get_rules()}
+
+        @staticmethod
+        def build_beta_part(ruleset, alpha_terminals):
+            for rule in ruleset:
+                if flat(rule):
+                    wire(rule, alpha_terminals)
+                elif isinstance(rule[0], OR):
+                    for sub in rule[0]:
+                        wire_rule(rule, alpha_terminals, lhs=sub)
+                else:
+                    wire_rule(rule, alpha_terminals, lhs=rule)
+
         @staticmethod
         def build_alpha_part(ruleset, root_node):
             ruleset = ruleset.copy()

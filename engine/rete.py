@@ -360,9 +360,10 @@ def _literal_check(m):
 
 
 VALID = Token.TagType.VALID
-# A network's board count (Snapshot.epoch, one list per network): restore() moves it on, and a
+# A network's board count (Snapshot.epoch[0], one list per network): restore() moves it on, and a
 # join node that meets its first token of a new board forgets the last board's tokens then
-# (instead of every node being emptied after every board).
+# (instead of every node being emptied after every board); the nodes a board reached are listed
+# (Snapshot.epoch[1]) so that restore() can drop their tokens at once.
 
 
 class IndexedMatchNode(OrdinaryMatchNode):
@@ -395,6 +396,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
         if self.b_lidx or self.b_ridx or self.b_left or self.b_right:
             self.b_left, self.b_right = [], []
             self.b_lidx, self.b_ridx = {}, {}
+        self._ep[1].append(self)            # restore() empties it once the board is judged
 
     @staticmethod
     def _keys(context):
@@ -778,7 +780,7 @@ class Snapshot(dict):
     def __init__(self):
         super().__init__()
         self.touched = []
-        self.epoch = [0]
+        self.epoch = [0, []]                # the board count, the join nodes the board reached
 
 
 def snapshot(root):
@@ -820,6 +822,14 @@ def _track(node):
 
 def restore(snap):
     snap.epoch[0] += 1                      # the join nodes forget the board on their next token
+    # … and the ones the board reached let go of its tokens now, while the judgment still holds
+    # the collector off: freed by reference counting then, they are not left for the next
+    # collection to scan (and promote) as live objects
+    used = snap.epoch[1]
+    for node in used:
+        node.b_left, node.b_right = [], []
+        node.b_lidx, node.b_ridx = {}, {}
+    used.clear()
     for node in snap.touched:
         for k, v in node._snap_state.items():
             setattr(node, k, _copy(v))
@@ -959,7 +969,10 @@ def _make_matcher():
             return rule.new_conditions(InitialFact())
         if isinstance(rule[0], NOT) or not any(isinstance(e, (Fact, NOT)) for e in rule):
             return rule.new_conditions(InitialFact(), *rule)
-        return rule
+        # a rule of its own, as experta's would be: the engine class's rule is bound to the
+        # engine (rule.ke), which the network must not point back to (a cached network's
+        # pickle would rebuild a rule before its state)
+        return rule.new_conditions(*rule)
 
     def wire(rule, alpha_terminals):
         """experta's wire_rule for a flat rule (Fact, NOT, TEST in a row), without the fresh

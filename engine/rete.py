@@ -925,19 +925,14 @@ def _make_matcher():
     on the literals and a fact never walks the chains of patterns it cannot match."""
     from itertools import chain
     from collections import Counter
-    from experta.conditionalelement import OR
+    from experta.conditionalelement import NOT, OR, TEST
     from experta.fact import Fact, InitialFact
-    from experta.matchers.rete import ReteMatcher
-    from experta.matchers.rete.check import FactCapture, FeatureCheck, TypeCheck
-    from experta.matchers.rete.nodes import FeatureTesterNode
-    from experta.matchers.rete.utils import extract_facts, generate_checks
-    from experta.rule import Rule
-
-    from experta.conditionalelement import NOT, TEST
     from experta.fieldconstraint import ANDFC, NOTFC, ORFC
-    from experta.matchers.rete.nodes import ConflictSetNode, WhereNode
-    from experta.matchers.rete.check import SameContextCheck, WhereCheck
-    from experta.matchers.rete.utils import prepare_rule, wire_rule
+    from experta.matchers.rete import ReteMatcher
+    from experta.matchers.rete.check import FactCapture, FeatureCheck, SameContextCheck, TypeCheck, WhereCheck
+    from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode, WhereNode
+    from experta.matchers.rete.utils import extract_facts, generate_checks, prepare_rule, wire_rule
+    from experta.rule import Rule
 
     def plain(v):
         # a field constraint experta's DNF leaves as it is

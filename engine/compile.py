@@ -415,8 +415,8 @@ class Compiler:
 
     # ---- conditions
     def _var(self, name, cr):
-        if name not in cr.varmap:      # unique per rule, so that no two rules share a binding test
-            cr.varmap[name] = f"r{cr.index}v{len(cr.varmap)}"
+        if name not in cr.varmap:      # named by order of first use: rules that begin alike share
+            cr.varmap[name] = f"v{len(cr.varmap)}"      # those patterns and joins (rete: wire)
         return getattr(MATCH, cr.varmap[name])
 
     def _value(self, v, cr):
@@ -778,11 +778,18 @@ def pattern_signature(t, fact):
     return (t, frozenset(items))
 
 
+_ONE_OF = {}
+
+
 def _one_of(values, inside):
     """The predicate of a list constraint (inside: the value is one of them; else: none of
-    them).  It says what it tests (.members, .inside), so the alpha network can inline it."""
-    fn = (lambda x: x in values) if inside else (lambda x: x not in values)
-    fn.members, fn.inside = values, inside
+    them).  It says what it tests (.members, .inside), so the alpha network can inline it.
+    One function per constraint, so that equal patterns of different rules are equal."""
+    fn = _ONE_OF.get((values, inside))
+    if fn is None:
+        fn = (lambda x: x in values) if inside else (lambda x: x not in values)
+        fn.members, fn.inside = values, inside
+        _ONE_OF[values, inside] = fn
     return fn
 
 

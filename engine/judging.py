@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import gc
 import functools
+import weakref
 from dataclasses import dataclass, field
 
 
@@ -75,7 +76,7 @@ def fact_key(d):
     return key
 
 
-@dataclass
+@dataclass(slots=True)
 class Firing:
     n: int
     rule: str                 # the KB rule that fired (a family rule for table rows)
@@ -100,6 +101,8 @@ class Firing:
     about_at: list | None = None   # for each branch of `about`, the position it stands at (or None)
 
     _keys: tuple | None = None     # (premises, conclusions), worked out by the recorder on first use
+    # the recorder, by a weak reference: a strong one would make each board's firings a cycle,
+    # left for the garbage collector (whose collections then cost more than judging)
     _rec: object = None
 
     @property
@@ -110,15 +113,24 @@ class Firing:
     def premises(self):
         """Keys of the facts the firing matched (sorted)."""
         if self._keys is None:
-            self._rec.materialize()
+            self._materialize()
         return self._keys[0]
 
     @property
     def conclusions(self):
         """Keys of the facts it asserted (the 判 of a judgment included)."""
         if self._keys is None:
-            self._rec.materialize()
+            self._materialize()
         return self._keys[1]
+
+    def _materialize(self):
+        rec = self._rec() if self._rec is not None else None
+        if rec is not None:
+            rec.materialize()
+        if self._keys is None:              # kept after its judgment was dropped: on its own
+            premises = [fact_key(d) for d in ({k: v for k, v in x.items() if k != "__factid__"} for x in self._pf)
+                        if "t" in d]
+            self._keys = (sorted(premises), [fact_key(d) for d in self.new])
 
     def to_dict(self, result=None, lang="zh"):
         label = None
@@ -171,6 +183,7 @@ class Recorder:
         self.origin: dict[str, int] = {}       # derived fact key -> first firing that asserted it
         self._by_id: dict[int, str] = {}       # experta fact id -> key (ids are not reused within a run)
         self._done = True
+        self._ref = weakref.ref(self)
 
     def on_fire(self, cr, act):
         ctx = act.context
@@ -218,7 +231,7 @@ class Recorder:
         self.firings.append(Firing(
             n, rule.id, report, meta.name, meta.kind, meta.reading, meta.valence, bindings, act.facts,
             new, meta.sources, cr.variant, about, [], [], meta.interpretation, calc, cr.internal,
-            about_at=about_at, _rec=self))
+            about_at=about_at, _rec=self._ref))
         return new
 
     def materialize(self):

@@ -389,14 +389,13 @@ class IndexedMatchNode(OrdinaryMatchNode):
         self.loading = False
         self._ep = epoch                    # the network's board count
         self._epoch = -1                    # the first board starts with empty board memories
+        self._cbs = tuple(child.callback for child in self.children)    # wired for good by now
 
     def _fresh(self):
-        """The first token of a board: the board part of the memories starts empty."""
+        """The first token of a board: the node is listed for restore() to empty its board
+        part once the board is judged (every board begins with restore())."""
         self._epoch = self._ep[0]
-        if self.b_lidx or self.b_ridx or self.b_left or self.b_right:
-            self.b_left, self.b_right = [], []
-            self.b_lidx, self.b_ridx = {}, {}
-        self._ep[1].append(self)            # restore() empties it once the board is judged
+        self._ep[1].append(self)
 
     @staticmethod
     def _keys(context):
@@ -529,7 +528,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
         if not a and not b:
             return
         plain = not (self.left_neg or self.right_neg)
-        callbacks = [child.callback for child in self.children]
+        callbacks = self._cbs
         for bucket in (a, b):
             if not bucket:
                 continue
@@ -570,7 +569,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
         if not a and not b:
             return
         plain = not (self.left_neg or self.right_neg)
-        callbacks = [child.callback for child in self.children]
+        callbacks = self._cbs
         for bucket in (a, b):
             if not bucket:
                 continue
@@ -759,6 +758,9 @@ def _nodes(root):
     return out
 
 
+_EMPTY = (set, list, dict)
+
+
 def _copy(v):
     if isinstance(v, list):
         return list(v)
@@ -827,8 +829,14 @@ def restore(snap):
     # collection to scan (and promote) as live objects
     used = snap.epoch[1]
     for node in used:
-        node.b_left, node.b_right = [], []
-        node.b_lidx, node.b_ridx = {}, {}
+        if node.b_lidx:
+            node.b_lidx = {}
+        if node.b_ridx:
+            node.b_ridx = {}
+        if node.b_left:
+            node.b_left = []
+        if node.b_right:
+            node.b_right = []
     used.clear()
     for node in snap.touched:
         for k, v in node._snap_state.items():
@@ -969,10 +977,14 @@ def _make_matcher():
         # pickle would rebuild a rule before its state)
         return rule.new_conditions(*rule)
 
-    def wire(rule, alpha_terminals):
+    def wire(rule, alpha_terminals, shared):
         """experta's wire_rule for a flat rule (Fact, NOT, TEST in a row), without the fresh
         singledispatch function experta makes for every rule (whose empty cache then computes
-        the MRO of each fact class it meets)."""
+        the MRO of each fact class it meets).  A join (or negation) of the same two inputs is
+        made once and shared by every rule that has it (`shared`): rules of one family begin
+        with the same patterns, and experta gives each its own chain, which then stores and
+        joins the same tokens once per rule.  (Equal patterns share their alpha terminal, see
+        build_alpha_part; a join's output depends on nothing but its two inputs.)"""
         def node_of(e):
             if isinstance(e, TEST):
                 return WhereNode(WhereCheck(e[0]))
@@ -994,13 +1006,15 @@ def _make_matcher():
                 else:
                     node_cls = NotNode if isinstance(s, NOT) else OrdinaryMatchNode
                     if current is None:
-                        current = node_cls(SameContextCheck())
                         left, right = node_of(f), node_of(s)
                     else:
                         left, right = current, node_of(s)
-                        current = node_cls(SameContextCheck())
-                    left.add_child(current, current.activate_left)
-                    right.add_child(current, current.activate_right)
+                    key = (id(left), id(right), node_cls)
+                    current = shared.get(key)
+                    if current is None:
+                        current = shared[key] = node_cls(SameContextCheck())
+                        left.add_child(current, current.activate_left)
+                        right.add_child(current, current.activate_right)
             last = current
         csn = ConflictSetNode(rule)
         last.add_child(csn, csn.activate)
@@ -1012,9 +1026,10 @@ def _make_matcher():
 
         @staticmethod
         def build_beta_part(ruleset, alpha_terminals):
-            for rule in ruleset:
+            shared = {}
+            for rule in sorted(ruleset, key=str):     # the same network on every build
                 if flat(rule):
-                    wire(rule, alpha_terminals)
+                    wire(rule, alpha_terminals, shared)
                 elif isinstance(rule[0], OR):
                     for sub in rule[0]:
                         wire_rule(rule, alpha_terminals, lhs=sub)
@@ -1026,7 +1041,19 @@ def _make_matcher():
             ruleset = ruleset.copy()
             ruleset.add(Rule(InitialFact()))
             rule_facts = {rule: extract_facts(rule) for rule in ruleset}
-            fact_checks = {fact: set(generate_checks(fact)) for fact in chain.from_iterable(rule_facts.values())}
+            # the engine's patterns hash by identity (compile.fact_class): patterns of equal
+            # content (in different rules) are made one alpha path here, so that they end in
+            # one terminal node, and the joins behind it can be shared (wire)
+            fact_checks, first = {}, {}
+            for fact in chain.from_iterable(rule_facts.values()):
+                if fact in fact_checks:
+                    continue
+                try:
+                    key = (type(fact), frozenset(fact.items()))
+                    rep = first.setdefault(key, fact)
+                except TypeError:               # an unhashable constraint: a path of its own
+                    rep = fact
+                fact_checks[fact] = fact_checks[rep] if rep is not fact else set(generate_checks(fact))
             check_rank = Counter(chain.from_iterable(fact_checks.values()))
 
             def order(check):

@@ -323,3 +323,45 @@ def test_judge_json_is_the_same_in_every_process():
         outs.add(subprocess.run([sys.executable, "-m", "engine", "judge", "--day", "丁卯", "--on", "亥加丑", "--json"],
                                 capture_output=True, check=True, env=env).stdout)
     assert len(outs) == 1
+
+
+def test_a_judgment_leaves_no_cycle_and_its_firings_outlive_it():
+    # a firing refers to its recorder weakly: judging leaves nothing for the cyclic collector,
+    # and a firing kept after its judgment is dropped still knows its premises and conclusions
+    import gc
+    b = cast(day="丁卯", on="亥加丑")
+    r = judge(b)
+    expected = [(f.premises, f.conclusions) for f in r.firings]
+    gc.collect()
+    gc.disable()
+    try:
+        kept = judge(b).firings            # the judgment itself is dropped at once
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+    assert [(f.premises, f.conclusions) for f in kept] == expected
+    assert any(f.premises for f in kept)
+
+
+def test_rules_that_begin_alike_share_joins():
+    # equal leading patterns of different rules end in one alpha path and one join
+    from engine import rete
+    from experta.matchers.rete.nodes import ConflictSetNode
+    eng = engine_for()
+    nodes = rete._nodes(eng.matcher.root_node)
+    joins = [n for n in nodes if isinstance(n, rete.IndexedMatchNode)]
+    shared = [n for n in joins if len(n.children) > 1]
+    assert shared, "no join feeds more than one rule"
+    rules = sum(isinstance(n, ConflictSetNode) for n in nodes)
+    # experta's own wiring gives each rule its own chain: a join for every pattern after the first
+    from experta import Fact
+    from experta.conditionalelement import NOT, TEST
+    from experta.fact import InitialFact
+    own = 0
+    for r in eng.get_rules():
+        elems = list(r)
+        if isinstance(elems[0], NOT) or not any(isinstance(e, (Fact, NOT)) for e in elems):
+            elems = [InitialFact()] + elems
+        own += sum(1 for e in elems[1:] if isinstance(e, Fact) and not isinstance(e, (NOT, TEST)))
+    assert rules == len(eng.get_rules())
+    assert len(joins) < 0.8 * own, (len(joins), own)

@@ -758,9 +758,6 @@ def _nodes(root):
     return out
 
 
-_EMPTY = (set, list, dict)
-
-
 def _copy(v):
     if isinstance(v, list):
         return list(v)

@@ -76,6 +76,12 @@ def fact_key(d):
     return key
 
 
+def _fact_dict(fact):
+    """A matched experta fact as a fact dict (None for experta's InitialFact)."""
+    d = {k: v for k, v in fact.items() if k != "__factid__"}
+    return d if "t" in d else None
+
+
 @dataclass(slots=True)
 class Firing:
     n: int
@@ -128,8 +134,7 @@ class Firing:
         if rec is not None:
             rec.materialize()
         if self._keys is None:              # kept after its judgment was dropped: on its own
-            premises = [fact_key(d) for d in ({k: v for k, v in x.items() if k != "__factid__"} for x in self._pf)
-                        if "t" in d]
+            premises = [fact_key(d) for d in map(_fact_dict, self._pf) if d is not None]
             self._keys = (sorted(premises), [fact_key(d) for d in self.new])
 
     def to_dict(self, result=None, lang="zh"):
@@ -253,9 +258,9 @@ class Recorder:
                     if fid < baseline and fid in static:
                         key, d = static[fid]
                     else:
-                        d = {k: v for k, v in x.items() if k != "__factid__"}
-                        if "t" not in d:
-                            continue                   # experta's InitialFact
+                        d = _fact_dict(x)
+                        if d is None:
+                            continue
                         key = fact_key(d)
                         if fid < baseline:
                             static[fid] = (key, d)

@@ -1024,7 +1024,7 @@ def _make_matcher():
         @staticmethod
         def build_beta_part(ruleset, alpha_terminals):
             shared = {}
-            for rule in sorted(ruleset, key=str):     # the same network on every build
+            for rule in sorted(ruleset, key=str):     # an order to wire in (a set has none), as for the alpha part
                 if flat(rule):
                     wire(rule, alpha_terminals, shared)
                 elif isinstance(rule[0], OR):

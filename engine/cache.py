@@ -186,8 +186,12 @@ def engine_pickler(kb):
     """A pickler for a compiled network: experta's network (dynamic classes, generated
     functions: cloudpickle) without the KB it was compiled from (its entries are referred to by
     id and taken from the KB loaded at the other end)."""
+    from types import FunctionType
+
     import cloudpickle
     from experta.fact import Fact
+
+    from .beta import rebuild
 
     from .compile import fact_class
     from .kbload import KB, Row, Rule, Table
@@ -208,6 +212,11 @@ def engine_pickler(kb):
             return None
 
         def reducer_override(self, obj):
+            if type(obj) is FunctionType:
+                make = obj.__dict__.get("_make")
+                if make is not None:
+                    # a generated activation of the beta network: its recipe (beta.rebuild)
+                    return rebuild, make
             if type(obj).__dict__.get("fact_type") is not None and isinstance(obj, Fact):
                 # a fact of the network (a table row in a memory): its items without experta's
                 # per-item __setitem__ (freeze) on the way back

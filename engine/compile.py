@@ -23,8 +23,9 @@ from experta.strategies import DepthStrategy  # noqa: E402
 from .errors import KBError, RunawayError  # noqa: E402
 from .facts import BUILTIN_FACTS  # noqa: E402
 from .kbload import JUDGMENT_KINDS, VAR_RE, then_facts  # noqa: E402
-from .rete import (LiurenMatcher, dirty_conflict_sets, fast_tokens, index_joins, restore,  # noqa: E402
-                   route_bus, snapshot)
+from .beta import specialize  # noqa: E402
+from .rete import (LiurenMatcher, _Activation, dirty_conflict_sets, fast_tokens, index_joins,  # noqa: E402
+                   restore, route_bus, snapshot)
 
 TEST_FUNCS = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
               "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
@@ -549,7 +550,23 @@ class BoardEngine(KnowledgeEngine):
         self.agenda = Agenda()
         self.baseline = self.facts.last_index
         self.static_count = len(static)
+        used = []
+        if indexed:
+            # the tables are in: each join side becomes a lookup, a store or nothing (beta.py),
+            # and the alpha network is generated again to call the new activations
+            dynamic = self._dynamic_types()
+            self.beta_plan = specialize(self.matcher.root_node,
+                                        lambda cls: getattr(cls, "fact_type", None) in dynamic, used,
+                                        self.matcher.dirty, _Activation)
+            route_bus(self.matcher.root_node, getattr(self, "alpha_filters", None))
         self._snapshot = snapshot(self.matcher.root_node)
+        self._snapshot.used = used
+        self._snapshot.dirty = getattr(self.matcher, "dirty", None)
+
+    def _dynamic_types(self):
+        """The fact types that can be declared after the tables: the board's and every type a
+        rule asserts (the 判 of judgments included)."""
+        return {t for cr in self.compiled for t, _ in cr.then} | {"判"} | set(BUILTIN_FACTS)
 
     def reset_board(self):
         """Back to the static facts: the working memory and every node's memory as they were

@@ -755,6 +755,8 @@ def _nodes(root):
         seen.add(id(node))
         out.append(node)
         stack.extend(c.node for c in node.children)
+        stack.extend(node.__dict__.get("grouped", ()))      # joins called through a group (beta.py)
+        stack.extend(node.__dict__.get("cut", ()))          # successors that can never be reached (beta.py)
     return out
 
 
@@ -778,6 +780,7 @@ class Snapshot(dict):
 
     def __init__(self):
         super().__init__()
+        self.used = []                      # per-board memories written since (beta.py)
         self.touched = []
         self.epoch = [0, []]                # the board count, the join nodes the board reached
 
@@ -791,6 +794,8 @@ def snapshot(root):
     for node in _nodes(root):
         if isinstance(node, IndexedMatchNode):
             node.freeze(snap.epoch)
+            continue
+        if node.__dict__.get("_beta"):      # its board memories put themselves on snap.used (beta.py)
             continue
         state = {k: _copy(getattr(node, k)) for k in _STATE if k in node.__dict__}
         if not state:
@@ -820,6 +825,16 @@ def _track(node):
 
 
 def restore(snap):
+    used = getattr(snap, "used", None)
+    if used:                                # the per-board memories of beta.py's nodes
+        for m in used:
+            m.clear()
+        used.clear()
+    dirty = getattr(snap, "dirty", None)
+    if dirty:                               # a run stopped before its activations were collected
+        for csn in dirty:
+            csn.added, csn.removed = set(), set()
+        dirty.clear()
     snap.epoch[0] += 1                      # the join nodes forget the board on their next token
     # … and the ones the board reached let go of its tokens now, while the judgment still holds
     # the collector off: freed by reference counting then, they are not left for the next
@@ -907,6 +922,7 @@ def dirty_conflict_sets(matcher):
         return added, removed
 
     matcher.changes = changes
+    matcher.dirty = dirty
 
 
 class _Activation(Activation):

@@ -119,9 +119,9 @@ def _judge_lean(board, incremental=False):
     eng.run_board(board_facts(b, question), on_fire, on_unfire, incremental=incremental)
     defeated = set()
     for f in active.values():
-        for key in f.conclusions:
-            if key.startswith("不實|"):
-                defeated.add(key.split("規=", 1)[1].split("|", 1)[0])
+        for d in f.new:                 # the facts it asserted (keys of the trace not needed)
+            if d["t"] == "不實":
+                defeated.add(d.get("規"))
     fired = set()
     judg = []
     for f in active.values():
@@ -312,14 +312,14 @@ def never_reason(kb, x, asked=(), options=None):
     board has another 占時 or option); or nothing known — the ones to look at."""
     from engine.cast import OPTIONS
     from engine.compile import gating_questions
-    from explain.whynot import reporting_rule
     e = kb.entries.get(x)
     if e is None:
         return {"reason": "unknown"}
     un = e.meta.get("unreachable")
     if un:
         return {"reason": "unreachable", "note": un.get("why", "") if isinstance(un, dict) else str(un)}
-    rule, _ = reporting_rule(kb, x)
+    ix = _never_index(kb)
+    rule = ix.reporting(x)
     qs = set()
     if rule is not None:
         qs |= set(gating_questions(rule.when) or ())
@@ -333,15 +333,14 @@ def never_reason(kb, x, asked=(), options=None):
     if not qs:
         # reported through a reading table whose rows name it and a question (卷中's 星煞 readings:
         # {源: jz-tianyi, 類: 占病, 報: jz-tianyi}): question-only when every such row names one
-        rows = [d for t in kb.tables.values() for r in t.rows for d in (getattr(r, "data", None) or [])
-                if x in d.values()]
+        rows = ix.rows_naming.get(x, [])
         named = [{v for v in d.values() if isinstance(v, str) and v in kb.questions} for d in rows]
         if rows and all(named):
             qs = set().union(*named)
     if not qs and x in kb.rules and kb.rules[x].as_var:
         # a family rule whose every row is asked under some question is itself question-only
-        rows = [r for r in kb.rows.values() if reporting_rule(kb, r.id)[0] is kb.rules[x]]
-        row_qs = [never_reason(kb, r.id).get("questions") for r in rows]
+        rows = ix.rows_of.get(x, [])
+        row_qs = [ix.reason(r.id).get("questions") for r in rows]
         if rows and all(row_qs):
             qs = {q for r in row_qs for q in r}
     fires = [ex.get("board") or {} for ex in ((e.meta.get("examples") or {}).get("fires") or [])
@@ -358,6 +357,47 @@ def never_reason(kb, x, asked=(), options=None):
             # this audit casts at 占時 子 with its own options: the rule fires on its example board
             return {"reason": "outside the space", "example": b}
     return {"reason": "not seen"}
+
+
+class _NeverIndex:
+    """What never_reason looks up for every entry, worked out once per KB: the rule reporting
+    each entry, the rows of each family rule, the table rows naming each value, and the
+    reasons of rows without a question (the family rule's reason reads them all)."""
+
+    def __init__(self, kb):
+        from explain.whynot import reporting_rule
+        self.kb = kb
+        self._rep = {}
+        self._reporting_rule = reporting_rule
+        self.rows_of = {}
+        for r in kb.rows.values():
+            rule = self.reporting(r.id)
+            if rule is not None and rule.as_var:
+                self.rows_of.setdefault(rule.id, []).append(r)
+        self.rows_naming = {}
+        for t in kb.tables.values():
+            for r in t.rows:
+                for d in getattr(r, "data", None) or []:
+                    for v in set(v for v in d.values() if isinstance(v, str)):
+                        self.rows_naming.setdefault(v, []).append(d)
+        self._reasons = {}
+
+    def reporting(self, x):
+        if x not in self._rep:
+            self._rep[x] = self._reporting_rule(self.kb, x)[0]
+        return self._rep[x]
+
+    def reason(self, x):
+        if x not in self._reasons:
+            self._reasons[x] = never_reason(self.kb, x)
+        return self._reasons[x]
+
+
+def _never_index(kb):
+    ix = kb.__dict__.get("_never_index")
+    if ix is None:
+        ix = kb.__dict__["_never_index"] = _NeverIndex(kb)
+    return ix
 
 
 def _ref(ents, x):

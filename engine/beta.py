@@ -224,8 +224,9 @@ class Pending:
         self.added, self.removed = set(), set()
 
     def get_activations(self):
-        res = (self.added, self.removed)
-        self.added, self.removed = set(), set()
+        res = (list(self.added), list(self.removed) if self.removed else ())
+        self.added.clear()
+        self.removed.clear()
         return res
 
 
@@ -237,6 +238,8 @@ def _conflict_set(rule, node, dirty, used, activation_class):
     memory = set()
     rule_hash = hash(rule)
     Act = activation_class
+    # the agenda's key (compile._Depth.get_key), worked out here once
+    salience, order = rule.salience, -rule._wrapped.order
 
     def act(token):
         dirty.append(node)
@@ -244,7 +247,8 @@ def _conflict_set(rule, node, dirty, used, activation_class):
         data = frozenset(data)
         items = frozenset(ctx.items())
         info = (data, items)
-        activation = Act(rule, data, ctx, hash((rule_hash, data, items)))
+        activation = Act(rule, data, ctx, hash((rule_hash, data, items)),
+                         (salience, sorted([f["__factid__"] for f in data], reverse=True), order))
         if tag is VALID:
             if info not in memory:
                 if not memory:

@@ -61,7 +61,8 @@ def make_fact(d):
             return cls(**d)
     f = dict.__new__(cls)
     dict.update(f, d)
-    f._Fact__defaults = {}
+    # (experta's Fact.__init__ also gives each fact an empty dict of field defaults, read only
+    # for fields a Fact class declares — these classes declare none)
     return f
 
 
@@ -490,7 +491,8 @@ class _Depth(DepthStrategy):
         comparison).  The same positions, so the same order of firing."""
         acts = agenda.activations
         for act in removed:
-            act.key = self.get_key(act)
+            if act.key is None:             # (beta.py's conflict sets give it at creation)
+                act.key = self.get_key(act)
             idx = bisect.bisect_left(acts, act.key, key=_KEY)
             for o in (0, 1, -1):
                 try:
@@ -499,9 +501,11 @@ class _Depth(DepthStrategy):
                         break
                 except IndexError:
                     pass
+        insort = bisect.insort
         for act in added:
-            act.key = self.get_key(act)
-            bisect.insort(acts, act, key=_KEY)
+            if act.key is None:
+                act.key = self.get_key(act)
+            insort(acts, act, key=_KEY)
 
 
 _KEY = operator.attrgetter("key")
@@ -574,11 +578,11 @@ class BoardEngine(KnowledgeEngine):
         fl = self.facts
         refs = fl.reference_counter
         fids = self._fids
-        while fl:
-            idx = next(reversed(fl))
-            if idx < self.baseline:
-                break
-            fact = fl.pop(idx)
+        pop = fl.pop
+        for idx in range(self.baseline, fl.last_index):
+            fact = pop(idx, None)
+            if fact is None:                # retracted already (an incremental run)
+                continue
             fid = fids.get(idx) or FactList._get_fact_id(fact)
             refs[fid] -= 1
             if refs[fid] <= 0:
@@ -699,25 +703,38 @@ class BoardEngine(KnowledgeEngine):
         agenda to quiescence, asserting what each firing concludes."""
         for d in board_facts:
             self.assert_fact(d)
-        firings = 0
-        counts = {}
-        agenda, strategy, limit = self.agenda, self.strategy, self.limit
+        fired = []
+        agenda, limit = self.agenda, self.limit
+        update = self.strategy._update_agenda     # experta's update_agenda, without its logging
+        fl, changes = self.facts, self.matcher.changes
+        assert_fact = self.assert_fact
         while True:
-            added, removed = self.get_activations()
-            strategy.update_agenda(agenda, added, removed)
+            # experta's get_activations: the facts declared since, through the network
+            declared = fl.added
+            if declared or fl.removed:
+                fl.added, removed_facts, fl.removed = [], fl.removed, []
+                added, removed = changes(declared, removed_facts)
+            else:
+                added, removed = changes()
+            if added or removed:
+                update(agenda, added, removed)
             act = agenda.get_next()
             if act is None:
                 break
-            firings += 1
             cr = act.rule._wrapped.compiled
-            counts[cr.id] = counts.get(cr.id, 0) + 1
-            if firings > limit:
-                self._runaway(counts)
+            fired.append(cr)
+            if len(fired) > limit:
+                self._runaway(fired)
             out = on_fire(cr, act)
             for d in (out[1] if isinstance(out, tuple) else out) or ():
-                self.assert_fact(d)
+                assert_fact(d)
 
-    def _runaway(self, counts):
+    def _runaway(self, fired):
+        """The error for a run past the firing limit: its most fired rules.  fired: rule id ->
+        count, or the compiled rules in the order they fired."""
+        counts = fired if isinstance(fired, dict) else {}
+        for x in (() if isinstance(fired, dict) else fired):
+            counts[x.id] = counts.get(x.id, 0) + 1
         top = sorted(counts.items(), key=lambda kv: -kv[1])[:5]
         raise RunawayError(f"more than {self.limit} firings on one board: the KB loops; most fired: "
                            + ", ".join(f"{k} ×{n}" for k, n in top))
@@ -740,6 +757,17 @@ class BoardEngine(KnowledgeEngine):
             if not sup:
                 del state["support"][idx]
                 self._retract(idx, state)
+
+    def board_fact_objects(self):
+        """Every non-static fact in working memory (board and derived): the Fact objects, in
+        order (they outlive reset_board)."""
+        out = []
+        for i in reversed(self.facts):          # the newest first: stop at the static facts
+            if i < self.baseline:
+                break
+            out.append(self.facts[i])
+        out.reverse()
+        return out
 
     def board_facts_now(self):
         """Every non-static fact in working memory (board and derived), as dicts."""

@@ -97,12 +97,14 @@ class Firing:
     sources: list
     variant: str | None = None
     about: list = field(default_factory=list)
-    aspects: list = field(default_factory=list)
-    defeated_by: list = field(default_factory=list)   # firing numbers
+    # the sequences below are an empty tuple until something is put in them (most firings have
+    # none): a few hundred firings a board then make fewer objects for the collector to scan
+    aspects: list | tuple = ()
+    defeated_by: list | tuple = ()   # firing numbers
     interpretation: dict | None = None
-    calc: list = field(default_factory=list)       # arithmetic done by `then`, e.g. "9 × 4 = 36"
+    calc: list | tuple = ()          # arithmetic done by `then`, e.g. "9 × 4 = 36"
     internal: bool = False     # a helper the compiler made for a negation (in the trace, not in `fired`)
-    routes: list = field(default_factory=list)     # other firings reaching this same judgment
+    routes: list | tuple = ()        # other firings reaching this same judgment
     repeat_of: int | None = None   # set on those others: the firing that stands for them in `fired`
     about_at: list | None = None   # for each branch of `about`, the position it stands at (or None)
 
@@ -195,14 +197,14 @@ class Recorder:
         order = cr.__dict__.get("order")
         if order is None:                   # the rule's variables by name: a stable order in JSON
             order = cr.order = sorted(((name, py) for name, py in cr.varmap.items() if "~" not in name))
+            cr.then_plan = _then_plan(cr.then)
+            cr.calculates = any(how == 2 for _, fields in cr.then_plan for _, how, _ in fields)
         bindings = {name: ctx[py] for name, py in order if py in ctx}
         rule = cr.rule
         report = bindings.get(rule.as_var) if rule.as_var else rule.id
         meta = self._meta(cr, report)
-        calc = []
-        plan = cr.__dict__.get("then_plan")
-        if plan is None:
-            plan = cr.then_plan = _then_plan(cr.then)
+        calc = [] if cr.calculates else ()
+        plan = cr.then_plan
         new = []
         for t, fields in plan:
             d = {"t": t}
@@ -235,7 +237,7 @@ class Recorder:
             about = list(dict.fromkeys(v for v in bindings.values() if type(v) is str and v in _BRANCHES))
         self.firings.append(Firing(
             n, rule.id, report, meta.name, meta.kind, meta.reading, meta.valence, bindings, act.facts,
-            new, meta.sources, cr.variant, about, [], [], meta.interpretation, calc, cr.internal,
+            new, meta.sources, cr.variant, about, (), (), meta.interpretation, calc, cr.internal,
             about_at=about_at, _rec=self._ref))
         return new
 
@@ -281,6 +283,12 @@ class Recorder:
         """What a firing of cr reporting `report` says that does not depend on the board (its
         name, kind, reading, valence, sources, interpretation, and the 判 fact it asserts):
         worked out once per (rule, report)."""
+        mine = cr.__dict__.get("metas")
+        if mine is None:
+            mine = cr.metas = {}
+        m = mine.get((report, self.consumed))
+        if m is not None:
+            return m
         cache = self.kb.__dict__.setdefault("_firing_meta", {})
         key = (cr.index, cr.variant, report, self.consumed)
         m = cache.get(key)
@@ -298,6 +306,7 @@ class Recorder:
                 sources=_sources(self.kb, entry) or _sources(self.kb, rule),
                 interpretation=entry.interpretation or _table_meta(self.kb, entry, "interpretation")
                 or rule.interpretation, judged=judged)
+        mine[(report, self.consumed)] = m
         return m
 
 
@@ -379,12 +388,20 @@ class Judgment:
         self.asked = question           # the question as the user named it (an alias, maybe)
         self.variants = dict(variants or {})
         self.firings = recorder.firings
-        self.wm = wm                                  # board and derived facts at the end
+        self._wm_facts = wm                 # board and derived facts at the end (dicts or Facts)
+        self._wm = None
         self._recorder = recorder
         self._defeats(recorder)
         self._routes()
         self._aspects()
         self._g = None
+
+    @property
+    def wm(self):
+        """The board's facts and every fact derived from them, as dicts (in order)."""
+        if self._wm is None:
+            self._wm = [{k: v for k, v in f.items() if k != "__factid__"} for f in self._wm_facts]
+        return self._wm
 
     @property
     def facts(self):
@@ -414,7 +431,7 @@ class Judgment:
         for src, d in first.values():
             for f in by_report.get(d.get("規"), []):
                 if src not in f.defeated_by:
-                    f.defeated_by.append(src)
+                    f.defeated_by = [*f.defeated_by, src]
 
     def _routes(self):
         """A rule can reach the same judgment twice: two branches of an `any:` both hold (the
@@ -426,29 +443,41 @@ class Judgment:
         for f in self.firings:
             if f.internal:
                 continue
-            key = (f.rule, f.report, tuple(sorted(repr(v) for v in f.bindings.values())))
+            vals = f.bindings.values()
+            if all(type(v) is str for v in vals):      # the common case: the values themselves
+                key = (f.rule, f.report, 0, tuple(sorted(vals)))
+            else:
+                key = (f.rule, f.report, 1, tuple(sorted(repr(v) for v in vals)))
             g = first.get(key)
             if g is None:
                 first[key] = f
             else:
                 f.repeat_of = g.n
-                g.routes.append(f.n)
+                g.routes = [*g.routes, f.n]
 
     def _aspects(self):
         # the 煞 of each branch; a 天將 (據 將) belongs to the 天盤 branch it rides, so it is left
         # out where the branch is a 地盤 place (所臨, or a branch seen at 日干 日支 占時 …)
         sha, earth = {}, {}
-        for d in self.wm:
-            if d["t"] == "煞" and is_branch(d.get("支")):
+        for d in self._wm_facts:
+            if d["t"] == "煞" and d.get("支") in _BRANCHES:
                 for m in (sha, earth) if d.get("據") != "將" else (sha,):
                     m.setdefault(d["支"], [])
                     if d["煞"] not in m[d["支"]]:
                         m[d["支"]].append(d["煞"])
         b = self.board
+        generals = b.generals
+        seen = {}                           # (branch, position) -> its aspects: many firings share them
         for f in self.firings:
-            if f.kind == "起例":
+            if f.kind == "起例" or not f.about:
                 continue
-            f.aspects = [_aspect(b, x, at, sha, earth) for x, at in zip(f.about, f.about_at or [None] * len(f.about))]
+            out = []
+            for x, at in zip(f.about, f.about_at or (None,) * len(f.about)):
+                a = seen.get((x, at))
+                if a is None:
+                    a = seen[(x, at)] = _aspect(b, x, at, sha, earth, generals)
+                out.append(a)
+            f.aspects = out
 
     @property
     def fired(self):
@@ -583,17 +612,18 @@ def _labels(kb, report):
     return dict(e.meta.get("labels") or {}) if e is not None else {}
 
 
-def _aspect(board, x, at, sha, earth):
+def _aspect(board, x, at, sha, earth, generals=None):
     """所乘 / 所屬 / 所臨 of a branch a judgment is about.  A 天盤 branch (the default, and any
     branch seen at a 天盤 position): the general riding it, its 煞, the 地盤 position it sits on
     and that position's 煞.  A branch seen at a 地盤 position (日干's 寄宮, 日支, 占時, 本命 …) is
     that place itself: the general there is the one riding the 天盤 branch over it (`over`), and
     it sits on nothing.  (A general seen at a 地盤 position is about the 天盤 branch over it.)"""
+    generals = generals or board.generals
     if at is not None and PLATE_OF_POSITION.get(at) == "地" and board.positions().get(at) == x:
         t = board.over(x)
-        return {"branch": x, "at": at, "plate": "地", "over": t, "rides": board.generals[t],
+        return {"branch": x, "at": at, "plate": "地", "over": t, "rides": generals[t],
                 "belongs": earth.get(x, []), "sits_on": None, "sits_on_sha": []}
-    d = {"branch": x, "rides": board.generals[x], "belongs": sha.get(x, []),
+    d = {"branch": x, "rides": generals[x], "belongs": sha.get(x, []),
          "sits_on": board.under(x), "sits_on_sha": earth.get(board.under(x), [])}
     if at is not None:
         d.update(at=at, plate="天")
@@ -666,7 +696,7 @@ def judge(x, *, kb=None, variants=None, question=None, timeout=None):
     gc.disable()
     try:
         eng.run_board(board_facts(board, question), on_fire, keep=False)
-        wm = eng.board_facts_now()
+        wm = eng.board_fact_objects()
         eng.reset_board()
     finally:
         if gc_on:

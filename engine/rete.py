@@ -141,6 +141,7 @@ def route_bus(root, filters=None):
     valid, invalid = Token.TagType.VALID, Token.TagType.INVALID
     root.add = lambda fact: run(fact, valid)
     root.remove = lambda fact: run(fact, invalid)
+    root.alpha_table = table            # fact class -> its alpha function (for dirty_conflict_sets)
 
 
 _MISSING = object()
@@ -907,12 +908,18 @@ def dirty_conflict_sets(matcher):
                 node.children[i] = ChildNode(child.node, fn)
 
     def changes(adding=None, deleting=None):
+        root = matcher.root_node
         if deleting is not None:
             for deleted in deleting:
-                matcher.root_node.remove(deleted)
+                root.remove(deleted)
         if adding is not None:
+            table = root.__dict__.get("alpha_table") or {}
             for added in adding:
-                matcher.root_node.add(added)
+                fn = table.get(type(added))     # the fact's own alpha function (route_bus)
+                if fn is None:
+                    root.add(added)
+                else:
+                    fn(added, valid)
         added, removed = [], []
         for csn in dict.fromkeys(dirty):
             a, r = csn.get_activations()
@@ -928,10 +935,10 @@ def dirty_conflict_sets(matcher):
 class _Activation(Activation):
     """experta's Activation with its hash given at creation."""
 
-    def __init__(self, rule, facts, context, h):
+    def __init__(self, rule, facts, context, h, key=None):
         self.rule = rule
         self.facts = facts
-        self.key = None
+        self.key = key
         self.context = context
         self._h = h
 

@@ -33,9 +33,16 @@ VALID = Token.TagType.VALID
 
 
 def _remove_keyed(index, key, token):
+    """Withdraw a stored token: a board memory's bucket maps each token's facts (a tuple, in
+    the order the join made them) to the token; a token remade by a negation node may list
+    its facts in another order, and is looked for by their set."""
     bucket = index.get(key)
-    if bucket:
-        _remove(bucket, token)
+    if bucket and bucket.pop(token[1], None) is None:
+        data, ctx = frozenset(token[1]), token[2]
+        for k, e in bucket.items():
+            if e[2] == ctx and frozenset(k) == data:
+                del bucket[k]
+                return
 
 
 # --------------------------------------------------------------------------- generated sides
@@ -83,18 +90,18 @@ def _side_factory(left, store, static, board, nkeys, conv, nchild):
                 "            if b is None:",
                 "                if not BS:",
                 "                    used.append(BS)",
-                "                BS[key] = [token]",
+                "                BS[key] = {data: token}",
                 "            else:",
-                "                b.append(token)",
+                "                b[data] = token",
                 "        else:",
                 "            remove(BS, key, token)"]
     joined = "data + od, {**ctx, **oc}" if left else "od + data, {**oc, **ctx}"
-    for memory, wanted in (("SO", static), ("BO", board)):
+    for memory, wanted, values in (("SO", static, ""), ("BO", board, ".values()")):
         if not wanted:
             continue
         src += [f"        b = {memory}.get(key)",
                 "        if b is not None:",
-                "            for _, od, oc in b:",
+                f"            for _, od, oc in b{values}:",
                 f"                t = new(T, (tag, {joined}))"]
         src += [f"                {c}(t)" for c in cs]
     src.append("    return act")
@@ -148,9 +155,9 @@ def _group_factory(nkeys, static):
             "            if b is None:",
             "                if not BR:",
             "                    used.append(BR)",
-            "                BR[key] = [token]",
+            "                BR[key] = {data: token}",
             "            else:",
-            "                b.append(token)",
+            "                b[data] = token",
             "        else:",
             "            remove(BR, key, token)",
             "        for SL, BL, cbs in J:"]
@@ -164,7 +171,7 @@ def _group_factory(nkeys, static):
                 "                            c(t)"]
     src += ["            b = BL.get(key)",
             "            if b is not None:",
-            "                for _, od, oc in b:",
+            "                for _, od, oc in b.values():",
             "                    t = new(T, (tag, od + data, {**oc, **ctx}))",
             "                    for c in cbs:",
             "                        c(t)",
@@ -234,8 +241,12 @@ def _conflict_set(rule, node, dirty, used, activation_class):
     """A rule's conflict-set activation when its tokens carry no negated bindings: experta's
     (rete.dirty_conflict_sets), with the memory held here (emptied in place with the board) and
     the context frozen once for both the memory and the activation's hash.  `node` is where the
-    activations gained and lost wait to be collected (a Pending)."""
-    memory = set()
+    activations gained and lost wait to be collected (a Pending).
+
+    The memory maps each match to its activation, so that a match withdrawn gives back the
+    very activation it made (the one the agenda holds, or fired: the audit's incremental runs
+    know a firing by it) instead of a new, equal one."""
+    memory = {}
     rule_hash = hash(rule)
     Act = activation_class
     # the agenda's key (compile._Depth.get_key), worked out here once
@@ -245,25 +256,25 @@ def _conflict_set(rule, node, dirty, used, activation_class):
         dirty.append(node)
         tag, data, ctx = token
         data = frozenset(data)
-        items = frozenset(ctx.items())
-        info = (data, items)
-        activation = Act(rule, data, ctx, hash((rule_hash, data, items)),
-                         (salience, sorted([f["__factid__"] for f in data], reverse=True), order))
+        info = (data, frozenset(ctx.items()))
         if tag is VALID:
             if info not in memory:
                 if not memory:
                     used.append(memory)
-                memory.add(info)
+                activation = memory[info] = Act(
+                    rule, data, ctx, hash((rule_hash, *info)),
+                    (salience, sorted([f["__factid__"] for f in data], reverse=True), order))
                 if activation in node.removed:
                     node.removed.remove(activation)
                 else:
                     node.added.add(activation)
-        elif info in memory:
-            memory.remove(info)
-            if activation in node.added:
-                node.added.remove(activation)
-            else:
-                node.removed.add(activation)
+        else:
+            activation = memory.pop(info, None)
+            if activation is not None:
+                if activation in node.added:
+                    node.added.remove(activation)
+                else:
+                    node.removed.add(activation)
     return act
 
 
@@ -522,8 +533,11 @@ def specialize(root, dynamic, used, dirty=None, activation_class=None):
             plan.generic += 2
             continue
         join = tuple(sorted(lk & rk))
-        sl, sr = _static_tokens(n)
-        SL, SR = _index(sl, join), _index(sr, join)
+        if n.join == join and n.s_lidx is not None:     # indexed while the tables loaded
+            SL, SR = n.s_lidx, n.s_ridx
+        else:
+            sl, sr = _static_tokens(n)
+            SL, SR = _index(sl, join), _index(sr, join)
         n.specialized = (join, SL, SR)
         n.b_lidx, n.b_ridx = {}, {}
         cbs = tuple(c.callback for c in live)
@@ -589,8 +603,9 @@ def _index(tokens, join):
     get = (lambda ctx: ()) if not join else operator.itemgetter(*join)
     out = {}
     for e in tokens:
-        data = e[1] if type(e[1]) is tuple else tuple(e[1])
-        out.setdefault(get(e[2]), []).append(tuple.__new__(Token, (e[0], data, e[2])))
+        if type(e[1]) is not tuple:
+            e = tuple.__new__(Token, (e[0], tuple(e[1]), e[2]))
+        out.setdefault(get(e[2]), []).append(e)
     return out
 
 

@@ -24,7 +24,7 @@ from .errors import KBError, RunawayError  # noqa: E402
 from .facts import BUILTIN_FACTS  # noqa: E402
 from .kbload import JUDGMENT_KINDS, VAR_RE, then_facts  # noqa: E402
 from .beta import specialize  # noqa: E402
-from .rete import (LiurenMatcher, _Activation, dirty_conflict_sets, fast_tokens, index_joins,  # noqa: E402
+from .rete import (LiurenMatcher, _KeyedActivation, dirty_conflict_sets, fast_tokens, index_joins,  # noqa: E402
                    restore, route_bus, snapshot)
 
 TEST_FUNCS = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
@@ -209,12 +209,17 @@ class Compiler:
             by_type.setdefault(d["t"], []).append(d)
         static_types = {t for t in by_type if t not in produced}
         column = {}                         # (type, fields, column) -> values (many rules share one)
+        admitted = {}                       # (type, its literal fields) -> the rows they admit
 
         def values(t2, fields2, g):
-            key = (t2, repr(sorted(fields2.items())), g)
+            lits = repr(sorted((f, v) for f, v in fields2.items() if not _is_var(v)))
+            key = (t2, lits, g)
             vals = column.get(key)
             if vals is None:
-                vals = column[key] = frozenset(row[g] for row in by_type[t2] if g in row and _admits(row, fields2))
+                rows = admitted.get((t2, lits))
+                if rows is None:
+                    rows = admitted[(t2, lits)] = [row for row in by_type[t2] if _admits(row, fields2)]
+                vals = column[key] = frozenset(row[g] for row in rows if g in row)
             return vals
         filters = {}
         for facts, pos in self._branches:
@@ -348,12 +353,27 @@ class Compiler:
         for t, f, cr in outputs:
             by_type.setdefault(t, []).append((f, cr))
 
+        # the judgments (判) by the id they report, for the rules that read one judgment
+        judged_by = {}
+        for f, cr in by_type.get("判", ()):
+            judged_by.setdefault(f.get("規"), []).append((f, cr))
+        memo = {}
+
         def sources(key):
+            out = memo.get(key)
+            if out is not None:
+                return out
             t, cons = key
-            out = []
-            for f, cr in by_type.get(t, ()):
+            candidates = by_type.get(t, ())
+            if t == "判":
+                ids = dict(cons).get("規")
+                if ids is not None:         # only those reporting one of these ids (or any: None)
+                    candidates = [x for i in ids for x in judged_by.get(i, ())] + judged_by.get(None, [])
+            out = memo[key] = []
+            for f, cr in candidates:
                 if all(k in f and (f[k] is None or f[k] in allowed) for k, allowed in cons):
                     out.append(cr.index)
+            out.sort()
             return out
 
         deps = {cr.index: ([p for k in cr.negated for p in sources(k)],
@@ -561,7 +581,7 @@ class BoardEngine(KnowledgeEngine):
             dynamic = self._dynamic_types()
             self.beta_plan = specialize(self.matcher.root_node,
                                         lambda cls: getattr(cls, "fact_type", None) in dynamic, used,
-                                        self.matcher.dirty, _Activation)
+                                        self.matcher.dirty, _KeyedActivation)
             route_bus(self.matcher.root_node, getattr(self, "alpha_filters", None))
         self._snapshot = snapshot(self.matcher.root_node)
         self._snapshot.used = used
@@ -648,7 +668,7 @@ class BoardEngine(KnowledgeEngine):
             state = getattr(self, "_inc", None)
             if not incremental or state is None:
                 self.reset_board()
-                state = self._inc = {"board": {}, "fired": {}, "support": {}, "by_content": {}}
+                state = self._inc = {"board": {}, "fired": {}, "support": {}, "by_content": {}, "content_of": {}}
                 gone, fresh = [], list(keyed)
             else:
                 gone = [k for k in state["board"] if k not in keyed]
@@ -661,13 +681,18 @@ class BoardEngine(KnowledgeEngine):
                     state["board"][k] = f.__factid__
             firings = 0
             counts = {}
+            fired, support, by_content = state["fired"], state["support"], state["by_content"]
+            content_of = state.setdefault("content_of", {})
+            update = self.strategy._update_agenda     # experta's update_agenda, without its logging
+            keyed = _KeyedActivation
             while True:
                 added, removed = self.get_activations()
                 for act in removed:
-                    rec = state["fired"].pop(_act_key(act), None)
+                    rec = fired.pop(act if type(act) is keyed else _act_key(act), None)
                     if rec is not None:
                         self._unfire(rec, state, on_unfire)
-                self.strategy.update_agenda(self.agenda, added, removed)
+                if added or removed:
+                    update(self.agenda, added, removed)
                 if self.facts.added or self.facts.removed:
                     continue            # retractions pending: settle them before firing
                 act = self.agenda.get_next()
@@ -678,21 +703,26 @@ class BoardEngine(KnowledgeEngine):
                 counts[cr.id] = counts.get(cr.id, 0) + 1
                 if firings > self.limit:
                     self._runaway(counts)
-                key = _act_key(act)
+                key = act if type(act) is keyed else _act_key(act)
                 out = on_fire(cr, act)          # the facts to assert, or (record, facts)
                 record, new = out if isinstance(out, tuple) else (None, out)
                 concl = []
                 for d in new or ():
-                    ck = _content(d)
-                    idx = state["by_content"].get(ck)
+                    ck = tuple(sorted(d.items()))       # _content (a new fact has no id yet)
+                    idx = by_content.get(ck)
                     if idx is None:
                         f = self.assert_fact(d)
                         if f is None:          # identical to a board or table fact: nothing to support
                             continue
-                        idx = state["by_content"][ck] = f.__factid__
-                    state["support"].setdefault(idx, set()).add(key)
+                        idx = by_content[ck] = f.__factid__
+                        content_of[idx] = ck
+                    sup = support.get(idx)
+                    if sup is None:
+                        support[idx] = {key}
+                    else:
+                        sup.add(key)
                     concl.append(idx)
-                state["fired"][key] = (record, concl, key)
+                fired[key] = (record, concl, key)
         finally:
             self.running = False
             if gc_on:
@@ -740,10 +770,21 @@ class BoardEngine(KnowledgeEngine):
                            + ", ".join(f"{k} ×{n}" for k, n in top))
 
     def _retract(self, idx, state):
-        if idx in self.facts:
-            fact = self.facts[idx]
-            self.facts.retract(idx)
-            state["by_content"].pop(_content({k: v for k, v in fact.items() if k != "__factid__"}), None)
+        """experta's FactList.retract, with the fact's content key kept since it was declared."""
+        fl = self.facts
+        fact = fl.get(idx)
+        if fact is None:
+            return
+        fid = self._fids.pop(idx, None) or FactList._get_fact_id(fact)
+        refs = fl.reference_counter
+        refs[fid] -= 1
+        if refs[fid] == 0:
+            del refs[fid]
+        fl.removed.append(fact)
+        del fl[idx]
+        ck = state.get("content_of", {}).pop(idx, None)
+        if ck is not None:
+            state["by_content"].pop(ck, None)
 
     def _unfire(self, rec, state, on_unfire):
         record, concl, key = rec
@@ -896,9 +937,12 @@ def _content(d):
 
 
 def _act_key(act):
-    """An activation's identity: its rule, the facts it matched and its bindings."""
-    return (act.rule._wrapped.__name__, frozenset(f["__factid__"] for f in act.facts),
-            frozenset((k, v) for k, v in act.context.items() if isinstance(k, str)))
+    """An activation's identity: its rule, the facts it matched (the objects: a fact retracted
+    and declared again is another object) and its bindings (an activation's context holds
+    only named variables)."""
+    facts = act.facts
+    return (act.rule._wrapped.__name__, facts if type(facts) is frozenset else frozenset(facts),
+            frozenset(act.context.items()))
 
 
 def _patterns(cond):

@@ -606,7 +606,14 @@ class IndexedMatchNode(OrdinaryMatchNode):
 def _remove(mem, entry):
     """Drop the stored entry an INVALID token withdraws (its facts compared as a set: a token
     remade by a NotNode lists them in another order)."""
-    data, ctx = frozenset(entry[1]), entry[2]
+    data, ctx = entry[1], entry[2]
+    n = len(data)
+    for i, e in enumerate(mem):
+        # the very same facts in the same order: the usual case (facts by identity, as below)
+        if e[2] == ctx and len(e[1]) == n and all(map(operator.is_, e[1], data)):
+            del mem[i]
+            return
+    data = frozenset(data)
     for i, e in enumerate(mem):
         if e[2] == ctx and frozenset(e[1]) == data:
             del mem[i]
@@ -946,6 +953,12 @@ class _Activation(Activation):
         return self._h
 
 
+class _KeyedActivation(_Activation):
+    """An activation made by one of beta.py's conflict sets: its agenda key is given at
+    creation, and when its match is withdrawn the conflict set gives back this same object —
+    so the object itself identifies the firing (compile.BoardEngine.run_board)."""
+
+
 # --------------------------------------------------------------------------- alpha order
 def _make_matcher():
     """experta's ReteMatcher, but building each pattern's alpha chain with its literal tests
@@ -1039,6 +1052,13 @@ def _make_matcher():
         csn = ConflictSetNode(rule)
         last.add_child(csn, csn.activate)
 
+    def _wiring_order(rule):
+        """Rules are wired in the order of their names (r<n>_<id>: the KB's order), which does
+        not depend on the hash seed; experta's own rule without a function (the InitialFact
+        one) by its text."""
+        fn = getattr(rule, "_wrapped", None)
+        return (0, fn.__name__, "") if fn is not None else (1, "", str(rule))
+
     class LiurenMatcher(ReteMatcher):
         @staticmethod
         def prepare_ruleset(engine):
@@ -1047,7 +1067,7 @@ def _make_matcher():
         @staticmethod
         def build_beta_part(ruleset, alpha_terminals):
             shared = {}
-            for rule in sorted(ruleset, key=str):     # an order to wire in (a set has none), as for the alpha part
+            for rule in sorted(ruleset, key=_wiring_order):     # an order to wire in (a set has none)
                 if flat(rule):
                     wire(rule, alpha_terminals, shared)
                 elif isinstance(rule[0], OR):
@@ -1087,7 +1107,7 @@ def _make_matcher():
                 return (2, -check_rank[check], str(check))
 
             fact_terminal_nodes = {}
-            for rule in sorted(ruleset, key=lambda r: str(r)):
+            for rule in sorted(ruleset, key=_wiring_order):
                 for fact in rule_facts[rule]:
                     current = root_node
                     for check in sorted(fact_checks[fact], key=order):

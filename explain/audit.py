@@ -134,29 +134,101 @@ def _judge_lean(board, incremental=False):
     return fired, judg
 
 
+class _Walk:
+    """A worker's walk through its boards: each board judged incrementally from the last one of
+    the same lesson, and what the audit keeps of it worked out from what changed — the entries
+    that began or stopped firing (their runs of boards: `fired_at` as ranges), the 不實 now in
+    force, and the judgments of a tone (吉/凶) whose co-firing the conflict check counts —
+    rather than from every firing of every board."""
+
+    def __init__(self):
+        self.count = Counter()          # entry -> active firings reporting it (or of its rule)
+        self.changed = set()            # entries whose count moved during this board
+        self.defeats = Counter()        # 規 -> active firings asserting 不實 of it
+        self.polar = {}                 # id(firing) -> firing: a 吉/凶 judgment about something
+        self.open = {}                  # entry -> first board of its current run
+        self.ranges = defaultdict(list)     # entry -> [(first board, board after the last)]
+
+    def _fire(self, f, sign):
+        if not f.internal:
+            for e in {f.report, f.rule}:
+                self.count[e] += sign
+                self.changed.add(e)
+            if f.kind != "起例" and f.about and f.valence in ("吉", "凶"):
+                if sign > 0:
+                    self.polar[id(f)] = f
+                else:
+                    self.polar.pop(id(f), None)
+        for d in f.new:                 # the facts it asserted (keys of the trace not needed)
+            if d["t"] == "不實":
+                self.defeats[d.get("規")] += sign
+
+    def judge(self, i, board, incremental):
+        from engine.cast import cast
+        from engine.facts import board_facts
+        from engine.judging import Recorder
+        kw = dict(board)
+        question = kw.pop("question", None)
+        eng = _W["eng"] if question is None else _question_engine(question)
+        if eng is not _W.get("last_engine"):
+            incremental = False
+        _W["last_engine"] = eng
+        if not incremental:             # the engine starts afresh: every firing is gone
+            self.changed.update(e for e, n in self.count.items() if n)
+            self.count.clear()
+            self.defeats.clear()
+            self.polar.clear()
+        rec = Recorder(eng.kb, eng.judged_consumed, eng)
+
+        def on_fire(cr, act):
+            new = rec.on_fire(cr, act)
+            f = rec.firings[-1]
+            self._fire(f, 1)
+            return f, new
+        eng.run_board(board_facts(cast(**kw), question), on_fire, lambda f: self._fire(f, -1),
+                      incremental=incremental)
+        for e in self.changed:
+            now, began = self.count[e] > 0, self.open.get(e)
+            if now and began is None:
+                self.open[e] = i
+            elif not now and began is not None:
+                self.ranges[e].append((self.open.pop(e), i))
+        self.changed.clear()
+
+    def close(self, end):
+        for e, began in self.open.items():
+            self.ranges[e].append((began, end))
+        self.open.clear()
+
+    def subjects(self):
+        """The 吉/凶 judgments in force, by subject: judgments of one kind about the same branches
+        (a 格 on the same 三傳, a 神煞 on the same branch); defeated ones are not taken as real
+        and do not conflict."""
+        by_subject = defaultdict(set)
+        for f in self.polar.values():
+            if self.defeats[f.report] <= 0:
+                by_subject[(f.kind, "".join(sorted(set(f.about))))].add((f.report, f.valence))
+        return by_subject
+
+
 def _work(args):
     if "error" in _W:
         raise _W["error"]
     start, boards = args
     import gc
     gc.collect()
-    fired_at = defaultdict(list)
+    walk = _Walk()
     pairs = defaultdict(lambda: [0, None])
     prev = None
+    i = start
     for i, b in enumerate(boards, start):
         lesson = (b.get("day"), b.get("jiang"), b.get("hour"), b.get("question"))
-        fired, judg = _judge_lean(b, incremental=(lesson == prev))
+        walk.judge(i, b, incremental=(lesson == prev))
         prev = lesson
-        for e in fired:
-            fired_at[e].append(i)
-        # the same subject: judgments of one kind about the same branches (a 格 on the same 三傳,
-        # a 神煞 on the same branch); defeated judgments are not taken as real and do not conflict
-        by_subject = defaultdict(list)
-        for rep, kind, val, about, defeated in judg:
-            if about and not defeated:
-                by_subject[(kind, "".join(sorted(set(about))))].append((rep, val))
-        for (kind, x), items in by_subject.items():
-            items = sorted(set(items))
+        for (kind, x), items in walk.subjects().items():
+            if len(items) < 2:
+                continue
+            items = sorted(items)
             for a in range(len(items)):
                 for c in range(a + 1, len(items)):
                     (ra, va), (rc, vc) = items[a], items[c]
@@ -165,7 +237,8 @@ def _work(args):
                         p[0] += 1
                         if p[1] is None:
                             p[1] = (i, x)
-    return dict(fired_at), {k: tuple(v) for k, v in pairs.items()}
+    walk.close(i + 1)
+    return dict(walk.ranges), {k: tuple(v) for k, v in pairs.items()}
 
 
 def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit"):
@@ -185,8 +258,10 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
     ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
     with ctx.Pool(procs, initializer=_init, initargs=(kb_dir, tuple(sorted((variants or {}).items())))) as pool:
         for f, p in pool.imap_unordered(_work, tasks):
-            for k, v in f.items():
-                fired_at[k] += v
+            for k, runs in f.items():           # runs of consecutive boards: (first, after last)
+                at = fired_at[k]
+                for a, b in runs:
+                    at.extend(range(a, b))
             merge_pairs(pairs, p)
             done += 1
             if progress:

@@ -41,6 +41,21 @@ def enabled():
     return not os.environ.get("LIUREN_NO_CACHE")
 
 
+_READ_ONLY = []
+
+
+@contextlib.contextmanager
+def read_only():
+    """Read the cache but write nothing meanwhile: for networks made once and not asked for
+    again (the audit's one per 底本 variant, which a KB edit makes stale anyway), writing costs
+    about as much as compiling."""
+    _READ_ONLY.append(True)
+    try:
+        yield
+    finally:
+        _READ_ONLY.pop()
+
+
 @functools.lru_cache(maxsize=1)
 def code_digest():
     """The program itself: its version, Python's and experta's, and the source of the engine
@@ -125,7 +140,7 @@ def read(kind, key, persistent_load=None):
 
 def write(kind, key, obj, pickler=None):
     """Store obj under (kind, key); False when it could not be written (read-only folder …)."""
-    if not enabled():
+    if not enabled() or _READ_ONLY:
         return False
     d = cache_dir()
     tmp = None

@@ -147,10 +147,12 @@ def gating_questions(cond):
 
 
 class Compiler:
-    def __init__(self, kb, variants=None, question=None):
+    def __init__(self, kb, variants=None, question=None, only=None, declared=()):
         self.kb = kb
         self.variants = dict(variants or {})
         self.question = question
+        self.only = only            # the ids of the KB rules to compile (None: all of them)
+        self.declared = frozenset(declared)     # fact types declared with the board's, besides its own
         self.counter = itertools.count()
 
     def variant_of(self, entry):
@@ -177,13 +179,30 @@ class Compiler:
             gate = gating_questions(when)
             if gate is not None and self.question not in gate:
                 continue          # this rule only speaks to other questions: not in this network
+            if self.only is not None and rule.id not in self.only:
+                continue
             cr = CompiledRule(index=len(compiled), rule=rule, when=when, then=then_facts(then), variant=variant)
             cr.cond = expand_macros(when, self.kb.macros, self.counter)
             compiled.append(cr)
             self._emit(cr, dnf(cr.cond), compiled, attrs)
-        self._salience(compiled, attrs)
+        deps = self._salience(compiled, attrs)
         cls = type("LiurenEngine", (BoardEngine,), attrs)
         cls.judged_consumed = self._judged_consumers(compiled)
+        # who reads what (by rule id, the compiler's helpers included): a rule's dependents
+        # read what it can assert or judge (positively or under not:), a fact type's readers
+        # have a pattern on it — what a change to one rule or table can reach (the audit's
+        # variants are judged on that part of the network only)
+        by_index = {cr.index: cr.id for cr in compiled}
+        dependents, readers = {}, {}
+        for cr in compiled:
+            neg, pos = deps[cr.index]
+            for p in set(neg) | set(pos):
+                dependents.setdefault(by_index[p], set()).add(cr.id)
+            for t, _ in cr.positive | cr.negated:
+                readers.setdefault(t, set()).add(cr.id)
+        cls.declared = self.declared
+        cls.dependents = {k: sorted(v) for k, v in dependents.items()}
+        cls.readers = {k: sorted(v) for k, v in readers.items()}
         static = []
         for t in self.kb.tables.values():
             rowvar = {r.id: self.variant_of(r) for r in t.rows if r.id}
@@ -203,7 +222,7 @@ class Compiler:
         A pattern is known by its signature (type, its literal fields, its variable fields):
         experta rebuilds the pattern objects when it prepares a rule.  Two patterns with one
         signature (one rule's `any:` branches) get the union of their filters."""
-        produced = {t for cr in compiled for t, _ in cr.then} | {"判"} | set(BUILTIN_FACTS)
+        produced = {t for cr in compiled for t, _ in cr.then} | {"判"} | set(BUILTIN_FACTS) | self.declared
         by_type = {}
         for d in static:
             by_type.setdefault(d["t"], []).append(d)
@@ -395,6 +414,7 @@ class Compiler:
             sal = -1000 * cr.stratum + int(cr.rule.meta.get("salience", 0) or 0)
             for name in cr.experta:
                 attrs[name].salience = sal
+        return deps
 
     def _reports(self, cr):
         """The ids a compiled rule can report as judgments (None: cannot be told)."""
@@ -590,7 +610,7 @@ class BoardEngine(KnowledgeEngine):
     def _dynamic_types(self):
         """The fact types that can be declared after the tables: the board's and every type a
         rule asserts (the 判 of judgments included)."""
-        return {t for cr in self.compiled for t, _ in cr.then} | {"判"} | set(BUILTIN_FACTS)
+        return {t for cr in self.compiled for t, _ in cr.then} | {"判"} | set(BUILTIN_FACTS) | self.declared
 
     def reset_board(self):
         """Back to the static facts: the working memory and every node's memory as they were
@@ -960,13 +980,16 @@ def _patterns(cond):
         yield k, cond[k]
 
 
-def build(kb, variants=None, indexed=True, question=None):
+def build(kb, variants=None, indexed=True, question=None, only=None, declared=()):
     """One network per (KB, variants, question): rules that can only fire for another question
-    are left out, so a board judged without a question does not carry their joins."""
+    are left out, so a board judged without a question does not carry their joins.  `only`:
+    the ids of the KB rules to compile (all when None); `declared`: fact types that will be
+    declared with the board's own facts (what other rules derived), which the network must not
+    take for tables."""
     from .cache import lasting
     with lasting():      # the network and the table facts live as long as the process
         try:
-            cls, compiled, static = Compiler(kb, variants, question).compile()
+            cls, compiled, static = Compiler(kb, variants, question, only, declared).compile()
         except KBError:
             raise
         except Exception as e:  # noqa: BLE001 — one line, never a traceback

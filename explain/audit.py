@@ -485,54 +485,170 @@ def _board_ref(b):
 
 
 def _variant_task(args):
-    """Judge the sample boards with one variant switched on (in a worker; one engine per task)."""
+    """Judge the sample boards with one variant switched on, with a whole network of its own (in a
+    worker; one engine per task).  For a variant that the base network cannot place (a rule it
+    does not have)."""
     kb_dir, entry, variant, space = args
+    from engine import cache
     from engine.judging import engine_for
     import gc
     _W["kb_dir"], _W["variants"] = kb_dir, ((entry, variant),) if entry else ()
-    _W["eng"] = engine_for(kb_dir, {entry: variant} if entry else None)
+    with cache.read_only():         # a variant's network is compiled for this audit only
+        _W["eng"] = engine_for(kb_dir, {entry: variant} if entry else None)
     gc.disable()
     sets = [frozenset(_judge_lean(b)[0]) for b in space]
     gc.enable()
     return entry, variant, sets
 
 
-def variant_effects(kb, kb_dir, procs, progress, days=60, sample=True):
-    """For every 底本 (or other) variant: boards whose firings change when it is switched on.
-    Measured over lessons (one month each, cycling, alternating 晝夜): by default one lesson of
-    each of the sixty days (its offset cycling), so that every stem and branch is there and the
-    whole audit fits in minutes; `--variants full` measures all 720.  Each variant is one task
-    (one engine) for one worker."""
+def _base_run(eng, board):
+    """A board judged by the base network: (rule, report, internal, facts asserted) per firing."""
+    from engine.cast import cast
+    from engine.facts import board_facts
+    from engine.judging import Recorder
+    rec = Recorder(eng.kb, eng.judged_consumed, eng)
+    eng.run_board(board_facts(cast(**board)), rec.on_fire, keep=False)
+    eng.reset_board()
+    return [(f.rule, f.report, f.internal, tuple(f.new)) for f in rec.firings]
+
+
+def _entries(firings, skip=frozenset()):
+    return {x for rule, report, internal, _ in firings if not internal and rule not in skip for x in (report, rule)}
+
+
+def _cone(eng, kb, entry, variant):
+    """The rules a variant can change the firings of: those that read the variant's rule's
+    conclusions or the variant's table, and what reads theirs in turn (eng.dependents,
+    eng.readers), with every helper of a rule taken in.  As KB rule ids and compiled ids:
+    (KB rules to compile, every compiled id they make).  None when the base network does
+    not have the variant's rule (a rule only another question, or only the variant, brings)."""
+    ids = [cr.id for cr in eng.compiled]
+    parent = {i: i.split("~", 1)[0] for i in ids}
+    if entry.id in kb.rules:
+        if entry.id not in parent:
+            return None
+        start = {entry.id}
+        v = next(x for x in entry.variants if x.get("id") == variant)
+        from engine.kbload import then_facts
+        for t, _ in then_facts(v.get("then", entry.then)):       # what the variant asserts
+            start |= set(eng.readers.get(t, ()))
+    else:
+        start = set(eng.readers.get(kb.tables[entry.table].fact_type, ()))
+    seen, stack = set(), list(start)
+    while stack:
+        x = stack.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        stack.extend(eng.dependents.get(x, ()))
+        stack.extend(i for i in ids if parent[i] == parent.get(x, x))        # its rule and helpers
+    rules = {parent.get(x, x) for x in seen}
+    return rules, frozenset(i for i in ids if parent[i] in rules)
+
+
+def _set_variant_base(space, base):
+    _W["variant_base"] = (space, base)
+
+
+def _cone_task(args):
+    """Judge the sample boards with one variant switched on, on the part of the network it can
+    reach: the rules of its cone (compiled with the variant), given each board's own facts and
+    everything the base network's other rules derived there.  Those rules read nothing the cone
+    asserts, so their firings are the base run's; the cone's are worked out afresh.  The
+    variant's firings on a board: the others' entries and the cone's."""
+    kb_dir, entry, variant, rules, cone, declared = args
+    import gc
+    from engine.cast import cast
+    from engine.compile import build
+    from engine.facts import board_facts
+    from engine.judging import Recorder
+    from engine.kbload import load_kb
+    kb = load_kb(kb_dir)
+    eng = build(kb, {entry: variant}, only=set(rules), declared=declared)
+    eng.kb = kb
+    space, base = _W["variant_base"]
+    gc.disable()
+    sets = []
+    for board, firings in zip(space, base):
+        given = [d for rule, _, _, new in firings if rule not in cone for d in new]
+        rec = Recorder(kb, eng.judged_consumed, eng)
+        eng.run_board(board_facts(cast(**board)) + given, rec.on_fire, keep=False)
+        eng.reset_board()
+        sets.append(frozenset(_entries(firings, cone) | {x for f in rec.firings if not f.internal
+                                                          for x in (f.report, f.rule)}))
+    gc.enable()
+    return entry, variant, sets
+
+
+def variant_space(days=60, sample=True):
+    """The boards a variant's effect is measured on: one lesson of each of the sixty days (its
+    offset cycling; one month each, cycling, alternating 晝夜), or all 720."""
     space = []
     for i, day in enumerate(JIAZI[:days]):
         for off in ([(i * 5) % 12] if sample else range(12)):
             space.append({"day": day, "jiang": BRANCHES[off], "hour": "子", "month": MONTHS[(i + off) % 12],
                           "night": bool((i + off) % 2), "year": 2026, "born": 1960 + (i + off) % 60,
                           "sex": "m" if off % 2 else "f"})
-    todo = [(kb_dir, None, None, space)] + [(kb_dir, e.id, v["id"], space) for e in kb.entries.values()
-                                            for v in e.variants]
+    return space
+
+
+def variant_effects(kb, kb_dir, procs, progress, days=60, sample=True, whole_networks=False, entries=None):
+    """For every 底本 (or other) variant: boards whose firings change when it is switched on.
+    Measured over lessons (one month each, cycling, alternating 晝夜): by default one lesson of
+    each of the sixty days (its offset cycling), so that every stem and branch is there and the
+    whole audit fits in minutes; `--variants full` measures all 720.
+
+    The base network judges those boards once; each variant is then one task for one worker,
+    which compiles only the rules the variant can reach (_cone) and judges them on what the
+    base run gives them — a variant no rule reads changes nothing.  `whole_networks` compiles
+    and judges a whole network per variant instead (what the cones are tested against);
+    `entries`: only the variants of these entries."""
+    from engine.judging import engine_for
+    space = variant_space(days, sample)
+    base_eng = engine_for(kb_dir)
+    base = [_base_run(base_eng, b) for b in space]
+    base_sets = [frozenset(_entries(f)) for f in base]
+    results, todo, cones = {}, [], []
+    declared = frozenset(base_eng._dynamic_types())       # what the base run gives a cone
+    measured = [e for e in kb.entries.values() if entries is None or e.id in entries]
+    for e in measured:
+        for v in e.variants:
+            c = None if whole_networks else _cone(base_eng, kb, e, v["id"])
+            if c is None:
+                todo.append((kb_dir, e.id, v["id"], space))
+            elif not c[0]:
+                results[(e.id, v["id"])] = base_sets      # nothing reads it here
+            else:
+                cones.append((kb_dir, e.id, v["id"], sorted(c[0]), c[1], declared))
     procs = procs or min(os.cpu_count() or 1, 2)
     ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
-    results = {}
     t0 = time.time()
-    with ctx.Pool(procs, maxtasksperchild=4) as pool:
-        for n, (entry, variant, sets) in enumerate(pool.imap_unordered(_variant_task, todo), 1):
+    total = len(todo) + len(cones)
+    n = 0
+    with ctx.Pool(procs, maxtasksperchild=4, initializer=_set_variant_base, initargs=(space, base)) as pool:
+        for entry, variant, sets in pool.imap_unordered(_run_variant, [("whole", t) for t in todo]
+                                                         + [("cone", t) for t in cones]):
             results[(entry, variant)] = sets
+            n += 1
             if progress:
-                sys.stderr.write(f"\rvariants: {n}/{len(todo)} ({len(space)} boards each) {time.time() - t0:5.0f}s")
+                sys.stderr.write(f"\rvariants: {n}/{total} ({len(space)} boards each) {time.time() - t0:5.0f}s")
                 sys.stderr.flush()
     if progress:
         sys.stderr.write("\n")
-    base = results[(None, None)]
     out = []
-    for e in kb.entries.values():
+    for e in measured:
         for v in e.variants:
             sets = results[(e.id, v["id"])]
-            changed = [i for i in range(len(space)) if sets[i] != base[i]]
+            changed = [i for i in range(len(space)) if sets[i] != base_sets[i]]
             out.append({"entry": e.id, "name": e.name, "variant": v["id"], "label": v.get("label", ""),
                         "quote": v.get("quote"), "boards_changed": len(changed), "of": len(space),
                         "example": _board_ref(space[changed[0]]) if changed else None})
     return out
+
+
+def _run_variant(task):
+    kind, args = task
+    return _variant_task(args) if kind == "whole" else _cone_task(args)
 
 
 def source_disagreements(kb, fired_at):

@@ -231,3 +231,23 @@ def test_bad_audit_options(capsys):
     assert main(["audit", "--months", "13"]) == 2
     assert "--months" in capsys.readouterr().err
     assert main(["audit", "--options", "guiren=甲狗"]) == 2
+
+
+def test_variant_cones_give_what_whole_networks_give():
+    # A variant is judged on the rules it can reach (its cone), given what the base network's
+    # other rules derived; that must give the very firing sets a whole network compiled with the
+    # variant gives.  A rule variant, table-row variants with small and large cones, and one
+    # that no rule of this network reads.
+    from engine.kbload import load_kb
+    from explain.audit import _cone, variant_effects
+    from engine.judging import engine_for
+    kb = load_kb(None)
+    picked = {"dq09-sanjiao", "j2c-shiqi-xing-shishi", "jz-tianer", "sha-xing", "lx-tianwen"}
+    eng = engine_for()
+    sizes = {e: _cone(eng, kb, kb.entries[e], kb.entries[e].variants[0]["id"]) for e in picked}
+    assert sizes["lx-tianwen"][0] == set()                                    # read by no rule here
+    assert all(0 < len(sizes[e][0]) < len(kb.rules) / 3 for e in picked - {"lx-tianwen"})
+    cones = variant_effects(kb, None, None, False, days=12, entries=picked)
+    whole = variant_effects(kb, None, None, False, days=12, entries=picked, whole_networks=True)
+    assert cones == whole
+    assert sum(v["boards_changed"] for v in cones) > 0                      # the comparison has teeth

@@ -1,22 +1,33 @@
-"""The beta network after the tables are loaded: each join, negation and test node as a function
-made for it (engine/rete.py makes the network; this takes over once its static part is known).
+"""The beta network after the tables are loaded: each join, negation, test and conflict-set node
+as a function made for it (engine/rete.py builds and indexes the network; this takes over once
+its static part is known, compile.BoardEngine.load_static).
 
-Once the tables are in, every input of the network is known to be one of two kinds: static (its
-fact types are tables: no token reaches it again) or dynamic (board facts, or what rules
-assert).  A join with a static side is a lookup: the tokens of the other side are matched
-against the static memory and never stored, since nothing will come to look for them.  A join
-whose static side is empty can never match and is cut from the network, as is a node none of
-whose successors can be reached.  Each remaining join side becomes a small function generated
-for its shape (how many shared variables, which memories it reads and writes, how many
-successors), with its key read straight from the token's context, its memories and its
-successors bound in the closure; negations keep their table part indexed once, and their board
-part apart; tests call their function with the context's values.  The per-board memories are
-listed when first written, and `clear_board` empties exactly those.
+Once the tables are in, every input of the network is one of two kinds: static (its fact types
+are tables: no token reaches it again) or dynamic (board facts, or what rules assert).
+
+* A join with a static side is a lookup: the other side's tokens are matched against the static
+  memory and never stored, since nothing will come to look for them.  A join whose static side
+  is empty can never match and is cut from the network (`cut`), as is a node none of whose
+  successors can be reached.
+* The joins that take the same alpha path on their right and join it on the same variables
+  share one right memory, and are activated once per token, through their group (`grouped`).
+* Each remaining join side is a small function generated for its shape (how many shared
+  variables, which memories it reads and writes, how many successors), with its key read
+  straight from the token's context and its memories and successors bound in the closure.  A
+  board memory maps a key to {facts: token}, so that a withdrawn token is found at once.
+* Negations keep their table part indexed once and their board part apart; tests call their
+  function with the context's values; a conflict set keeps its memory (each match with its
+  activation) and gives each activation its agenda key.
+
+The per-board memories put themselves on a list when first written, and rete.restore empties
+exactly those.  Each generated function remembers how it was made (`_make`), so that a cached
+network is pickled as recipes (engine/cache.py) and rebuilt by calling them.
 
 Nothing here changes what matches: the same joins on the same shared variables, in the same
 order of facts and of contexts (tests/test_engine.py compares every firing with experta's own
-network).  Where a node is of a kind this does not handle (a side carrying negated bindings,
-context keys that cannot be worked out from the patterns), it is left as rete.py made it.
+network, and incremental runs with fresh ones).  A node of a kind this does not handle (a side
+carrying negated bindings, context keys that cannot be worked out from the patterns) is left as
+rete.py made it.
 """
 from __future__ import annotations
 

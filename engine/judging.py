@@ -150,9 +150,9 @@ class Firing:
              "bindings": {k.lstrip("$"): v for k, v in self.bindings.items()},
              "sources": [{k: s[k] for k in ("seed", "para", "book", "volume") if s.get(k) is not None}
                          for s in self.sources],
-             "about": self.about, "aspects": self.aspects, "routes": 1 + len(self.routes)}
+             "about": self.about, "aspects": list(self.aspects), "routes": 1 + len(self.routes)}
         if self.calc:
-            d["calc"] = self.calc
+            d["calc"] = list(self.calc)
         if self.rule != self.report:
             d["family"] = self.rule
         if self.variant:
@@ -530,7 +530,7 @@ class Judgment:
             g.add_node(node, kind="firing", n=f.n, rule=f.rule, report=f.report, name=f.name, rule_kind=f.kind,
                        reading=f.reading, valence=f.valence, bindings={k.lstrip("$"): v for k, v in f.bindings.items()},
                        sources=[_plain(s) for s in f.sources], interpretation=_plain(f.interpretation or {}),
-                       variant=f.variant or "", about=list(f.about), aspects=f.aspects,
+                       variant=f.variant or "", about=list(f.about), aspects=list(f.aspects),
                        defeated=f.defeated, calc=list(f.calc), labels=_labels(self.kb, f.report),
                        repeat_of=-1 if f.repeat_of is None else f.repeat_of)
             for key in f.premises:

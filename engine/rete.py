@@ -22,6 +22,10 @@ judging time.  Here:
   facts as a tuple;
 * snapshot / restore: the memories after the tables are loaded, put back before each board
   (only the nodes the board touched).
+
+Once the tables are loaded, engine/beta.py replaces the beta network's activations by functions
+made for each node (lookups, shared memories, cut branches); what it does not handle stays as
+here.
 """
 from __future__ import annotations
 
@@ -1053,9 +1057,9 @@ def _make_matcher():
         last.add_child(csn, csn.activate)
 
     def _wiring_order(rule):
-        """Rules are wired in the order of their names (r<n>_<id>: the KB's order), which does
-        not depend on the hash seed; experta's own rule without a function (the InitialFact
-        one) by its text."""
+        """Rules are wired in the order of their names (r<n>_<id>), which does not depend on the
+        hash seed and costs no rule's text; experta's own rule without a function (the
+        InitialFact one) goes last, by its text."""
         fn = getattr(rule, "_wrapped", None)
         return (0, fn.__name__, "") if fn is not None else (1, "", str(rule))
 

@@ -38,7 +38,7 @@ from experta.matchers.rete.mixins import ChildNode
 from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode, WhereNode
 from experta.matchers.rete.token import Token
 
-from .rete import IndexedMatchNode, IndexedNotNode, _nodes, _ops, _remove
+from .rete import IndexedMatchNode, IndexedNotNode, _nodes, _ops, _remove, recount_left
 
 VALID = Token.TagType.VALID
 
@@ -58,6 +58,14 @@ def _remove_keyed(index, key, token):
 
 # --------------------------------------------------------------------------- generated sides
 _FACTORIES = {}
+
+
+def _define(shape, src, label):
+    """Compile the source of a factory (lines defining `factory`) and keep it for its shape."""
+    env = {}
+    exec(compile("\n".join(src), f"<{label} {shape}>", "exec"), env)
+    fn = _FACTORIES[shape] = env["factory"]
+    return fn
 
 
 def _side_factory(left, store, static, board, nkeys, conv, nchild):
@@ -116,10 +124,7 @@ def _side_factory(left, store, static, board, nkeys, conv, nchild):
                 f"                t = new(T, (tag, {joined}))"]
         src += [f"                {c}(t)" for c in cs]
     src.append("    return act")
-    env = {}
-    exec(compile("\n".join(src), f"<join side {shape}>", "exec"), env)
-    fn = _FACTORIES[shape] = env["factory"]
-    return fn
+    return _define(shape, src, "join side")
 
 
 def _where_factory(params, nchild):
@@ -138,10 +143,7 @@ def _where_factory(params, nchild):
             f"        if test({args}):"]
     src += [f"            {c}(token)" for c in cs] or ["            pass"]
     src.append("    return act")
-    env = {}
-    exec(compile("\n".join(src), f"<test {shape}>", "exec"), env)
-    fn = _FACTORIES[shape] = env["factory"]
-    return fn
+    return _define(shape, src, "test")
 
 
 def _group_factory(nkeys, static):
@@ -187,10 +189,7 @@ def _group_factory(nkeys, static):
             "                    for c in cbs:",
             "                        c(t)",
             "    return act"]
-    env = {}
-    exec(compile("\n".join(src), f"<join group {shape}>", "exec"), env)
-    fn = _FACTORIES[shape] = env["factory"]
-    return fn
+    return _define(shape, src, "join group")
 
 
 _GROUPED = object()         # a join's right side, activated by its alpha path's group
@@ -350,19 +349,7 @@ class SplitNotNode(IndexedNotNode):
         else:
             br[key].remove(ctx)
             inc = -1
-        lm = self.LM
-        for left in self.LI.get(key, ()):
-            if self.rneg and not self.matcher(dict(left.context), ctx):
-                continue
-            count = lm[left] = lm[left] + inc
-            if count == 0 and inc == -1:
-                newtoken = left.to_valid_token()
-            elif count == 1 and inc == 1:
-                newtoken = left.to_invalid_token()
-            else:
-                continue
-            for cb in self.cbs:
-                cb(newtoken)
+        recount_left(self.LI.get(key, ()), self.LM, ctx, inc, self.matcher if self.rneg else None, self.cbs)
 
 
 # --------------------------------------------------------------------------- the pass

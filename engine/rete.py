@@ -624,6 +624,24 @@ def _remove(mem, entry):
             return
 
 
+def recount_left(lefts, left_memory, ctx, inc, check, callbacks):
+    """A negation's right token ctx came (inc 1) or went (inc -1): each left token it joins
+    (check: the full test where the right side has negated bindings) counts one match more or
+    fewer; one that goes from 0 to 1 is withdrawn below, one that goes back to 0 let through."""
+    for left in lefts:
+        if check is not None and not check(dict(left.context), ctx):
+            continue
+        count = left_memory[left] = left_memory[left] + inc
+        if count == 0 and inc == -1:
+            newtoken = left.to_valid_token()
+        elif count == 1 and inc == 1:
+            newtoken = left.to_invalid_token()
+        else:
+            continue
+        for cb in callbacks:
+            cb(newtoken)
+
+
 class IndexedNotNode(NotNode):
     """experta's NotNode (a left token passes while no right token agrees with it), with both
     memories also hashed on the variables the two sides share, so that a token meets only the
@@ -704,18 +722,10 @@ class IndexedNotNode(NotNode):
             self.right_memory.remove(info)
             self.r_idx[key].remove(ctx)
             inc = -1
-        for left in self.l_idx.get(key, ()):
-            if self.n_rneg and not self.matcher(dict(left.context), ctx):
-                continue
-            count = self.left_memory[left] = self.left_memory[left] + inc
-            if count == 0 and inc == -1:
-                newtoken = left.to_valid_token()
-            elif count == 1 and inc == 1:
-                newtoken = left.to_invalid_token()
-            else:
-                continue
-            for child in self.children:
-                child.callback(newtoken)
+        lefts = self.l_idx.get(key, ())
+        if lefts:
+            recount_left(lefts, self.left_memory, ctx, inc, self.matcher if self.n_rneg else None,
+                         [c.callback for c in self.children])
 
 
 def index_joins(root):

@@ -89,6 +89,19 @@ def _question_engine(question):
     return engine_for(_W["kb_dir"], dict(_W["variants"]), question)
 
 
+def _board_engine(board, incremental):
+    """(casting arguments, question, engine, incremental) for a board of the space: the
+    worker's engine, or the one of the board's question; a run can only go on incrementally
+    on the engine that judged the previous board."""
+    kw = dict(board)
+    question = kw.pop("question", None)
+    eng = _W["eng"] if question is None else _question_engine(question)
+    if eng is not _W.get("last_engine"):
+        incremental = False
+    _W["last_engine"] = eng
+    return kw, question, eng, incremental
+
+
 def _judge_lean(board, incremental=False):
     """(fired entries, judgments) of a board, without building the trace graph.  With
     incremental=True the engine starts from the previous board of this worker and only
@@ -96,12 +109,7 @@ def _judge_lean(board, incremental=False):
     from engine.cast import cast
     from engine.facts import board_facts
     from engine.judging import Recorder
-    kw = dict(board)
-    question = kw.pop("question", None)
-    eng = _W["eng"] if question is None else _question_engine(question)
-    if eng is not _W.get("last_engine"):
-        incremental = False
-    _W["last_engine"] = eng
+    kw, question, eng, incremental = _board_engine(board, incremental)
     b = cast(**kw)
     active = _W.setdefault("active", {})
     if not incremental:
@@ -167,12 +175,7 @@ class _Walk:
         from engine.cast import cast
         from engine.facts import board_facts
         from engine.judging import Recorder
-        kw = dict(board)
-        question = kw.pop("question", None)
-        eng = _W["eng"] if question is None else _question_engine(question)
-        if eng is not _W.get("last_engine"):
-            incremental = False
-        _W["last_engine"] = eng
+        kw, question, eng, incremental = _board_engine(board, incremental)
         if not incremental:             # the engine starts afresh: every firing is gone
             self.changed.update(e for e, n in self.count.items() if n)
             self.count.clear()

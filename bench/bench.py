@@ -23,8 +23,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import importlib  # noqa: E402
 
-from engine import cast  # noqa: E402
-from engine.symbols import BRANCHES, JIAZI, STEMS  # noqa: E402
+from liuren import cast  # noqa: E402
+from liuren.casting.symbols import BRANCHES, JIAZI, STEMS  # noqa: E402
 
 # 月將 -> a 節氣 whose 月將 it is, for feeding kinliuren the same lesson
 KIN_JIEQI = {"亥": "雨水", "戌": "春分", "酉": "穀雨", "申": "小滿", "未": "夏至", "午": "大暑",
@@ -47,7 +47,7 @@ def lessons():
 
 def bench_cast():
     c = cast
-    ec = importlib.import_module("engine.cast")   # the module (engine.cast the name is the function)
+    ec = importlib.import_module("liuren.casting.cast")   # the module (engine.cast the name is the function)
     print("casting")
     t0 = time.perf_counter()
     cast(day="甲子", on="子加子")
@@ -110,11 +110,11 @@ def bench_cli(runs=5):
             out = []
             for _ in range(runs):
                 t = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "engine", *args], env=env, check=True,
+                subprocess.run([sys.executable, "-m", "liuren", *args], env=env, check=True,
                                stdout=subprocess.DEVNULL)
                 out.append(time.perf_counter() - t)
             return statistics.median(out)
-        subprocess.run([sys.executable, "-m", "engine", "judge", *board], env=env, check=True,
+        subprocess.run([sys.executable, "-m", "liuren", "judge", *board], env=env, check=True,
                        stdout=subprocess.DEVNULL)           # fills the cache
         for name, args in (("liuren cast", ["cast", *board]),
                            ("liuren judge, warm cache", ["judge", *board]),
@@ -126,8 +126,8 @@ def bench_cli(runs=5):
 def bench_judge(kb_dir=None, repeat=1):
     import os
     print("judging")
-    from engine.kbload import load_kb
-    from engine.judging import engine_for, judge
+    from liuren.rules.kbload import load_kb
+    from liuren.rules.judging import engine_for, judge
     os.environ["LIUREN_NO_CACHE"] = "1"          # load and compile as on a cold start
     t0 = time.perf_counter()
     kb = load_kb(kb_dir)
@@ -161,7 +161,7 @@ def bench_judge(kb_dir=None, repeat=1):
     t = time.perf_counter()
     r.graph
     print(f"  building the trace graph of one board: {(time.perf_counter() - t) * 1e3:7.1f} ms")
-    from explain import audit as A
+    from liuren.explain import audit as A
     A._init(kb_dir, ())
     for i, (d, j) in enumerate(lessons()[:240]):
         b = {"day": d, "jiang": j, "hour": "子", "month": "丙寅", "year": 2026, "born": 1990, "sex": "m"}
@@ -190,7 +190,7 @@ def main():
     if not a.cast_only:
         bench_cli()
         try:
-            import engine.judging  # noqa: F401
+            import liuren.rules.judging  # noqa: F401
         except ImportError:
             print("judging: not available yet")
             return

@@ -24,15 +24,15 @@ HERE = pathlib.Path(__file__).resolve()
 
 
 def boards(n):
-    from engine import cast
-    from engine.symbols import BRANCHES, JIAZI
+    from liuren import cast
+    from liuren.casting.symbols import BRANCHES, JIAZI
     return [cast(day=d, jiang=BRANCHES[(i * 5) % 12], hour="子", month="丙寅" if i % 2 else "辛酉", year=2026,
                  born=1990, sex="m") for i, d in enumerate(JIAZI[:n])]
 
 
 def child(n, total):
     sys.path.insert(0, str(HERE.parent.parent))
-    from engine.judging import engine_for, judge
+    from liuren.rules.judging import engine_for, judge
     bs = boards(total)
     engine_for(None)
     judge(bs[0])

@@ -32,7 +32,7 @@ MAX_REQUESTS = 200_000      # per measurement, whatever the duration
 
 
 def boards(n=60):
-    from engine.symbols import BRANCHES, JIAZI
+    from liuren.casting.symbols import BRANCHES, JIAZI
     out = []
     for i in range(n):
         day = JIAZI[(i * 7) % 60]
@@ -41,7 +41,7 @@ def boards(n=60):
 
 
 def judge_rate(bs, seconds):
-    from engine.judging import judge
+    from liuren.rules.judging import judge
     judge(bs[0])
     n, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -55,7 +55,7 @@ def page_split(bs, seconds):
     board's parts, the template) for the same boards — what the page adds to the judgment."""
     from fastapi.testclient import TestClient
 
-    from web.app import create_app
+    from liuren.web.app import create_app
     app = create_app()
     svc = app.state.svc
     client = TestClient(app)
@@ -77,7 +77,7 @@ def page_split(bs, seconds):
 
 
 def start(workers):
-    cmd = [sys.executable, "-m", "engine", "serve", "--port", "0", "--workers", str(workers)]
+    cmd = [sys.executable, "-m", "liuren", "serve", "--port", "0", "--workers", str(workers)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
     line = proc.stdout.readline()
     m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from .errors import InputError
+from liuren.errors import InputError
 
 LANGS = {"zh": "漢文（原典）", "ja": "日本語（日譯）"}
 DEFAULT = "zh"

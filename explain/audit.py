@@ -19,9 +19,9 @@ import sys
 import time
 from collections import Counter, defaultdict
 
-from engine.errors import InputError
-from engine.kbload import JUDGMENT_KINDS
-from engine.symbols import BRANCHES, JIAZI
+from liuren.errors import InputError
+from liuren.rules.kbload import JUDGMENT_KINDS
+from liuren.casting.symbols import BRANCHES, JIAZI
 
 MONTHS = ["丙寅", "丁卯", "戊辰", "己巳", "庚午", "辛未", "壬申", "癸酉", "甲戌", "乙亥", "丙子", "丁丑"]
 OPPOSITE = {("吉", "凶"), ("凶", "吉")}
@@ -76,7 +76,7 @@ def _init(kb_dir, variants):
     whose initializer raises would restart its workers forever)."""
     try:
         import gc
-        from engine.judging import engine_for
+        from liuren.rules.judging import engine_for
         _W["kb_dir"], _W["variants"] = kb_dir, variants
         _W["eng"] = engine_for(kb_dir, dict(variants))
         gc.disable()          # a worker keeps nothing between boards; it collects every chunk
@@ -85,7 +85,7 @@ def _init(kb_dir, variants):
 
 
 def _question_engine(question):
-    from engine.judging import engine_for
+    from liuren.rules.judging import engine_for
     return engine_for(_W["kb_dir"], dict(_W["variants"]), question)
 
 
@@ -106,9 +106,9 @@ def _judge_lean(board, incremental=False):
     """(fired entries, judgments) of a board, without building the trace graph.  With
     incremental=True the engine starts from the previous board of this worker and only
     retracts and declares what differs (the 24 boards of one lesson differ in a few facts)."""
-    from engine.cast import cast
-    from engine.facts import board_facts
-    from engine.judging import Recorder
+    from liuren.casting.cast import cast
+    from liuren.rules.facts import board_facts
+    from liuren.rules.judging import Recorder
     kw, question, eng, incremental = _board_engine(board, incremental)
     b = cast(**kw)
     active = _W.setdefault("active", {})
@@ -172,9 +172,9 @@ class _Walk:
                 self.defeats[d.get("規")] += sign
 
     def judge(self, i, board, incremental):
-        from engine.cast import cast
-        from engine.facts import board_facts
-        from engine.judging import Recorder
+        from liuren.casting.cast import cast
+        from liuren.rules.facts import board_facts
+        from liuren.rules.judging import Recorder
         kw, question, eng, incremental = _board_engine(board, incremental)
         if not incremental:             # the engine starts afresh: every firing is gone
             self.changed.update(e for e, n in self.count.items() if n)
@@ -322,7 +322,7 @@ def _declared(kb, a, b):
 def analyse(kb, boards, fired_at, pairs):
     n = len(boards)
     asked = {b.get("question") for b in boards} - {None}
-    from engine.cast import OPTIONS
+    from liuren.casting.cast import OPTIONS
     space_options = {k: boards[0][k] for k in OPTIONS if boards and k in boards[0]}
     ents = kb.entries
     judged = {e.id for e in ents.values() if e.kind in JUDGMENT_KINDS}
@@ -388,8 +388,8 @@ def never_reason(kb, x, asked=(), options=None):
     the rows of the table that reads it, by its family's rows, or (through facts a question
     brings, such as 類神) by its own example boards all asking one; outside the space (its example
     board has another 占時 or option); or nothing known — the ones to look at."""
-    from engine.cast import OPTIONS
-    from engine.compile import gating_questions
+    from liuren.casting.cast import OPTIONS
+    from liuren.rules.compile import gating_questions
     e = kb.entries.get(x)
     if e is None:
         return {"reason": "unknown"}
@@ -443,7 +443,7 @@ class _NeverIndex:
     reasons of rows without a question (the family rule's reason reads them all)."""
 
     def __init__(self, kb):
-        from explain.whynot import reporting_rule
+        from liuren.explain.whynot import reporting_rule
         self.kb = kb
         self._rep = {}
         self._reporting_rule = reporting_rule
@@ -492,8 +492,8 @@ def _variant_task(args):
     worker; one engine per task).  For a variant that the base network cannot place (a rule it
     does not have)."""
     kb_dir, entry, variant, space = args
-    from engine import cache
-    from engine.judging import engine_for
+    from liuren.rules import cache
+    from liuren.rules.judging import engine_for
     import gc
     _W["kb_dir"], _W["variants"] = kb_dir, ((entry, variant),) if entry else ()
     with cache.read_only():         # a variant's network is compiled for this audit only
@@ -506,9 +506,9 @@ def _variant_task(args):
 
 def _base_run(eng, board):
     """A board judged by the base network: (rule, report, internal, facts asserted) per firing."""
-    from engine.cast import cast
-    from engine.facts import board_facts
-    from engine.judging import Recorder
+    from liuren.casting.cast import cast
+    from liuren.rules.facts import board_facts
+    from liuren.rules.judging import Recorder
     rec = Recorder(eng.kb, eng.judged_consumed, eng)
     eng.run_board(board_facts(cast(**board)), rec.on_fire, keep=False)
     eng.reset_board()
@@ -532,7 +532,7 @@ def _cone(eng, kb, entry, variant):
             return None
         start = {entry.id}
         v = next(x for x in entry.variants if x.get("id") == variant)
-        from engine.kbload import then_facts
+        from liuren.rules.kbload import then_facts
         for t, _ in then_facts(v.get("then", entry.then)):       # what the variant asserts
             start |= set(eng.readers.get(t, ()))
     else:
@@ -561,11 +561,11 @@ def _cone_task(args):
     variant's firings on a board: the others' entries and the cone's."""
     kb_dir, entry, variant, rules, cone, declared = args
     import gc
-    from engine.cast import cast
-    from engine.compile import build
-    from engine.facts import board_facts
-    from engine.judging import Recorder
-    from engine.kbload import load_kb
+    from liuren.casting.cast import cast
+    from liuren.rules.compile import build
+    from liuren.rules.facts import board_facts
+    from liuren.rules.judging import Recorder
+    from liuren.rules.kbload import load_kb
     kb = load_kb(kb_dir)
     eng = build(kb, {entry: variant}, only=set(rules), declared=declared)
     eng.kb = kb
@@ -606,7 +606,7 @@ def variant_effects(kb, kb_dir, procs, progress, days=60, sample=True, whole_net
     base run gives them — a variant no rule reads changes nothing.  `whole_networks` compiles
     and judges a whole network per variant instead (what the cones are tested against);
     `entries`: only the variants of these entries."""
-    from engine.judging import engine_for
+    from liuren.rules.judging import engine_for
     space = variant_space(days, sample)
     base_eng = engine_for(kb_dir)
     base = [_base_run(base_eng, b) for b in space]
@@ -700,8 +700,8 @@ def source_disagreements(kb, fired_at):
 # --------------------------------------------------------------------------- command
 def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, progress=True, variants=True,
           days=60, variant_space="sample", question=None):
-    from engine.cast import check_options
-    from engine.kbload import load_kb
+    from liuren.casting.cast import check_options
+    from liuren.rules.kbload import load_kb
     check_options(options or {})
     kb = load_kb(kb_dir)
     if question is not None:

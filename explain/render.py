@@ -4,8 +4,8 @@ from __future__ import annotations
 import html
 import json
 
-from engine.i18n import DEFAULT, is_rendering, word
-from engine.judging import cite
+from liuren.i18n import DEFAULT, is_rendering, label_of, name_of, word
+from liuren.rules.judging import cite
 
 _LANG = [DEFAULT]          # the language of the report being rendered (set by the RENDER functions)
 
@@ -26,7 +26,7 @@ def _shown_sources(sources):
 def localize(report, kb, lang):
     """The report for a reader of `lang`: names of entries by their label where they have one
     (the step names of the chain and its defeats too); the report remembers its language."""
-    from engine.i18n import label_of
+    from liuren.i18n import label_of
 
     def name(rule, default):
         e = kb.entries.get(rule) if rule else None
@@ -45,7 +45,7 @@ def localize(report, kb, lang):
     return walk(report)
 
 
-def _aspect_lines(a):
+def aspect_lines(a):
     belongs = "、".join(a["belongs"]) or f"（{w('無')}）"
     if a.get("plate") == "地":          # a 地盤 place (日干 寄宮, 日支, 占時 …): the general over it
         return [f"{a['branch']}（{a['at']}，{w('地盤')}）：{w('上神')} {a['over']} 乘 {a['rides']}；{w('所屬')} {belongs}"]
@@ -89,7 +89,7 @@ def _condition(c):
     return f"✗ {w('要')} {c['text']}；" + (f"{w('盤上最近者')}：{facts}" if facts else w("盤上無此"))
 
 
-def _imagery_line(sym, items):
+def imagery_line(sym, items):
     return f"{sym}：" + "；".join(f"{x['門']} {x['象']}" for x in items[:8])
 
 
@@ -102,10 +102,10 @@ def how_lines(c, indent=""):
     if c["aspects"]:
         out.append(f"{indent}{w('視所乘何神、所屬何煞、所臨何煞')}：")
         for a in c["aspects"]:
-            out += [f"{indent}  " + x for x in _aspect_lines(a)]
+            out += [f"{indent}  " + x for x in aspect_lines(a)]
     if c["imagery"]:
         out.append(f"{indent}{w('類相')}：")
-        out += [f"{indent}  " + _imagery_line(sym, items) for sym, items in c["imagery"].items()]
+        out += [f"{indent}  " + imagery_line(sym, items) for sym, items in c["imagery"].items()]
     if c["defeated_by"]:
         out.append(f"{indent}※ {w('此名勿以實論，因：')}")
         for d in c["defeated_by"]:
@@ -162,10 +162,10 @@ def to_markdown(report, level=3):
     L += ["", f"**{w('斷')}**：{report['reading']}" + (f"〔{report['valence']}〕" if report.get("valence") else "")]
     if report["aspects"]:
         L += ["", f"**{w('視所乘何神、所屬何煞、所臨何煞')}**", ""]
-        L += [f"- {x}" for a in report["aspects"] for x in _aspect_lines(a)]
+        L += [f"- {x}" for a in report["aspects"] for x in aspect_lines(a)]
     if report["imagery"]:
         L += ["", f"**{w('類相')}**", ""]
-        L += ["- " + _imagery_line(sym, items) for sym, items in report["imagery"].items()]
+        L += ["- " + imagery_line(sym, items) for sym, items in report["imagery"].items()]
     if report["defeated_by"]:
         L += ["", f"**{w('此名勿以實論，因：')}**", ""]
         for d in report["defeated_by"]:
@@ -208,3 +208,74 @@ def to_json(report):
 
 
 RENDER = {"text": to_text, "markdown": to_markdown, "html": to_html, "json": to_json}
+
+
+# ---------------------------------------------------------------- a judgment's line (CLI and web)
+POSITIONS = {"日干", "日支", "干上", "干陰", "支上", "支陰", "初傳", "中傳", "末傳", "占時", "月將", "月建",
+             "太歲", "本命", "行年", "旬首", "旬尾"}
+
+
+def firing_name(f, kb, lang=DEFAULT):
+    """A judgment's name for the reader: its entry's label in the language, else its name."""
+    e = kb.entries.get(f.report) if kb is not None else None
+    return (label_of(e.meta, lang) if e is not None else None) or f.name
+
+
+
+def firing_parts(f, result=None, lang=DEFAULT):
+    """What a judgment's line says, piece by piece (the CLI's line and the web page show these):
+    name, where (the branches it is about and the positions they are seen at), reading,
+    valence, the cited sources, and the names of the judgments that say not to take it as real."""
+    kb = result.kb if result is not None else None
+    where = []
+    pos = [v for v in f.bindings.values() if v in POSITIONS and v != f.name]
+    if f.about:
+        where.append("、".join(f.about))
+    if pos:
+        where.append("見於" + "、".join(dict.fromkeys(pos)))
+    return {"name": firing_name(f, kb, lang), "where": "，".join(where), "reading": f.reading, "valence": f.valence,
+            "refs": list(dict.fromkeys(cite(s) for s in f.sources)),
+            "defeated_by": ([firing_name(result.firings[i], kb, lang) for i in f.defeated_by]
+                            if f.defeated and result is not None else [])}
+
+
+
+def firing_line(f, result=None, lang=DEFAULT):
+    p = firing_parts(f, result, lang)
+    head = p["name"] + (f"（{p['where']}）" if p["where"] else "")
+    line = f"  {head}　{p['reading']}"
+    if p["valence"]:
+        line += f"〔{p['valence']}〕"
+    refs = "；".join(p["refs"])
+    if refs:
+        line += f"　{refs}"
+    if p["defeated_by"]:
+        line += f"\n      ※ {word('勿以實論', lang)}（{'、'.join(p['defeated_by'])}）"
+    return line
+
+
+
+def grounds_line(line, group, kb, lang=DEFAULT):
+    """Several firings of one rule that read the same on screen (the same judgment reached on
+    different grounds: another branch of an `any:`, another criterion, another rule governed by
+    a 總則) are one line, followed by what tells the grounds apart: the bindings that differ,
+    rule ids given by name."""
+    if len(group) == 1:
+        return line
+    keys = list(dict.fromkeys(k for f in group for k in f.bindings))
+    varying = [k for k in keys if len({repr(f.bindings.get(k)) for f in group}) > 1]
+
+    def shown(v):
+        e = (kb.rows.get(v) or kb.rules.get(v)) if isinstance(v, str) else None
+        return name_of(e, lang) if e is not None else str(v)
+    grounds = "／".join("、".join(shown(f.bindings[k]) for k in varying if k in f.bindings) or "—" for f in group)
+    first, nl, rest = line.partition("\n")
+    return f"{first}　〔{len(group)} {word('途', lang)}：{grounds}〕{nl}{rest}"
+
+
+
+def firing_order(f):
+    s = next((s for s in f.sources if s.get("seed")), {})
+    return (s.get("seed", "~"), s.get("para", 0), f.n)
+
+

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import string
 
-from engine.compile import TEST_FUNCS, expand_macros
-from engine.facts import BUILTIN_FACTS
-from engine.judging import _sources
-from engine.kbload import TEST_OPS, VAR_RE, load_kb
+from liuren.rules.compile import TEST_FUNCS, expand_macros
+from liuren.rules.facts import BUILTIN_FACTS
+from liuren.rules.judging import _sources
+from liuren.rules.kbload import TEST_OPS, VAR_RE, load_kb
 
 BUDGET = 50000
 

@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from engine.cli import main
-from engine.kbload import packaged_kb_dir
-from explain.audit import audit
+from liuren.cli.main import main
+from liuren.rules.kbload import packaged_kb_dir
+from liuren.explain.audit import audit
 
 PLANTED = """\
 tables:
@@ -180,8 +180,8 @@ def test_planted_conflict_undeclared_and_declared(report):
 def test_conflict_example_is_the_first_board_of_the_space(report):
     # the workers finish in any order; the example shown is still the first board (in the
     # space's order) where the pair co-fires, so two audits print the same report
-    from engine import cast
-    from explain.audit import board_space
+    from liuren import cast
+    from liuren.explain.audit import board_space
     space = board_space(months="1", daynight="day", days=10)
     first = next(b for b in space if cast(**b).transmissions.branches[0] == "子")   # t-bad × t-good
     ex = next(c["example"] for c in report["conflicts"]["undeclared"] if (c["a"], c["b"]) == ("t-bad", "t-good"))
@@ -189,7 +189,7 @@ def test_conflict_example_is_the_first_board_of_the_space(report):
 
 
 def test_conflict_examples_do_not_depend_on_worker_order():
-    from explain.audit import merge_pairs
+    from liuren.explain.audit import merge_pairs
     late, early = {("a", "b"): (3, (40, "子"))}, {("a", "b"): (2, (7, "午")), ("a", "c"): (1, (9, "卯"))}
     one = merge_pairs(merge_pairs({}, late), early)
     other = merge_pairs(merge_pairs({}, early), late)
@@ -238,9 +238,9 @@ def test_variant_cones_give_what_whole_networks_give():
     # other rules derived; that must give the very firing sets a whole network compiled with the
     # variant gives.  A rule variant, table-row variants with small and large cones, and one
     # that no rule of this network reads.
-    from engine.kbload import load_kb
-    from explain.audit import _cone, variant_effects
-    from engine.judging import engine_for
+    from liuren.rules.kbload import load_kb
+    from liuren.explain.audit import _cone, variant_effects
+    from liuren.rules.judging import engine_for
     kb = load_kb(None)
     picked = {"dq09-sanjiao", "j2c-shiqi-xing-shishi", "jz-tianer", "sha-xing", "lx-tianwen"}
     eng = engine_for()

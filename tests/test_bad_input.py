@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from engine.cli import main
+from liuren.cli.main import main
 
 BOARD = ["--day", "丁卯", "--on", "亥加丑"]
 
@@ -53,10 +53,10 @@ def test_an_empty_kb_folder_is_an_error(cmd, empty_kb, capsys):
 
 def test_an_unknown_zone_in_the_environment():
     env = dict(os.environ, TZ="Nowhere/Bogus")
-    p = subprocess.run([sys.executable, "-m", "engine", "cast", "2026-11-30", "14:05"], capture_output=True,
+    p = subprocess.run([sys.executable, "-m", "liuren", "cast", "2026-11-30", "14:05"], capture_output=True,
                        text=True, env=env)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.strip().count("\n") == 0 and "TZ='Nowhere/Bogus'" in p.stderr
-    ok = subprocess.run([sys.executable, "-m", "engine", "cast", "2026-11-30", "14:05"], capture_output=True,
+    ok = subprocess.run([sys.executable, "-m", "liuren", "cast", "2026-11-30", "14:05"], capture_output=True,
                         text=True, env=dict(os.environ, TZ="Asia/Tokyo"))
     assert ok.returncode == 0 and "+09:00" in ok.stdout

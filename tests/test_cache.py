@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from engine.kbload import packaged_kb_dir
+from liuren.rules.kbload import packaged_kb_dir
 
 BOARD = ["--day", "丁卯", "--on", "亥加丑", "--month", "壬寅"]
 
@@ -18,7 +18,7 @@ BOARD = ["--day", "丁卯", "--on", "亥加丑", "--month", "壬寅"]
 def liuren(args, cache, extra_env=None, check=True):
     env = dict(os.environ, LIUREN_CACHE_DIR=str(cache), **(extra_env or {}))
     env.pop("LIUREN_NO_CACHE", None)
-    p = subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True, env=env, timeout=600)
+    p = subprocess.run([sys.executable, "-m", "liuren", *args], capture_output=True, text=True, env=env, timeout=600)
     if check:
         assert p.returncode == 0, p.stderr
     return p
@@ -81,7 +81,7 @@ def test_two_first_runs_at_once(tmp_path, reference):
     c = tmp_path / "cache"
     env = dict(os.environ, LIUREN_CACHE_DIR=str(c))
     env.pop("LIUREN_NO_CACHE", None)
-    procs = [subprocess.Popen([sys.executable, "-m", "engine", "judge", *BOARD, "--json"], env=env,
+    procs = [subprocess.Popen([sys.executable, "-m", "liuren", "judge", *BOARD, "--json"], env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     outs = [p.communicate(timeout=600) for p in procs]
     for p, (out, err) in zip(procs, outs):

@@ -6,9 +6,10 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine import InputError, cast
-from engine.cast import lesson_table
-from engine.symbols import BRANCHES, JIAZI
+from liuren import InputError
+from liuren import cast
+from liuren.casting.cast import lesson_table
+from liuren.casting.symbols import BRANCHES, JIAZI
 
 ALL = list(lesson_table())
 
@@ -39,7 +40,7 @@ def test_exactly_9_biezhe_and_which():
 
 def test_fuyin_with_ke_only_on_yi_and_gui_days():
     # A 伏吟 board "has 克" when a lesson's upper and lower 克 each other (only lesson 1 can).
-    from engine.tables import core
+    from liuren.casting.tables import core
     T = core()
     with_ke = {b.day[0] for off, b in ALL if off == 0
                and any(T.ke(l.lower, l.upper) or T.ke(l.upper, l.lower) for l in b.lessons)}
@@ -234,7 +235,7 @@ def test_calendar_cache_agrees_with_lunar_python(naive, hours, boundary):
     # moment_inputs caches by 節 period and by date; it must give exactly what lunar-python's
     # EightChar gives at the instant (year, month, 節氣 in China time) and on the local clock
     # (day, hour), under both day boundaries.
-    from engine.calendar import CHINA, JIEQI_NAMES, _solar, moment_inputs
+    from liuren.casting.calendar import CHINA, JIEQI_NAMES, _solar, moment_inputs
     m = naive.replace(tzinfo=dt.timezone(dt.timedelta(hours=hours)))
     got = moment_inputs(m, boundary)
     cn = m.astimezone(CHINA).replace(tzinfo=None)
@@ -275,7 +276,7 @@ def test_zimao_dufu_step_cites_the_line():
 # --------------------------------------------------------------------------- the steps cite the book
 def _all_steps():
     """Every derivation step of the 720 lessons, under both 涉害 options (伏吟 and 返吟 included)."""
-    from engine.cast import structure
+    from liuren.casting.cast import structure
     for day in JIAZI:
         for offset in range(12):
             for shehai in ("count", "mengzhong"):
@@ -285,7 +286,7 @@ def _all_steps():
 
 def test_every_step_cites_a_verse_of_the_book():
     import re
-    from engine.tables import core
+    from liuren.casting.tables import core
     T = core()
     used = set()
     for day, offset, shehai, s in _all_steps():
@@ -294,7 +295,7 @@ def test_every_step_cites_a_verse_of_the_book():
         assert v is not None, where
         assert s.verse == v["quote"] and s.seed == v["seed"] and s.para == v["para"], where
         assert s.book == "六壬大全" and s.volume.startswith("卷"), where
-        assert s.seed in T.kb.books and isinstance(s.para, int), where
+        assert s.seed in T.books and isinstance(s.para, int), where
         assert not re.search(r"[A-Za-z]", s.verse), where
         assert s.to_dict()["seed"] == s.seed and s.to_dict()["para"] == s.para
         used.add(s.rule)

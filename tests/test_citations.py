@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from engine.cli import main
+from liuren.cli.main import main
 
 BOARDS = [("丁卯", "亥加丑"), ("丁卯", "子加子"), ("辛丑", "亥加巳"), ("乙未", "辰加寅"),
           ("丙辰", "辰加卯"), ("甲寅", "子加丑"), ("乙亥", "亥加亥")]

@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from engine import cast
-from engine.cli import main
+from liuren import cast
+from liuren.cli.main import main
 
 
 def run(capsys, *argv):
@@ -94,9 +94,9 @@ def test_bad_input_one_line_exit_2(capsys, argv, needle):
 
 
 def test_python_dash_m_engine_is_the_same_cli():
-    r = subprocess.run([sys.executable, "-m", "engine", "cast", "--day", "甲丑", "--on", "亥加丑"],
+    r = subprocess.run([sys.executable, "-m", "liuren", "cast", "--day", "甲丑", "--on", "亥加丑"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "甲丑" in r.stderr and "Traceback" not in r.stderr
-    r = subprocess.run([sys.executable, "-m", "engine", "cast", "--day", "丁卯", "--on", "亥加丑", "--json"],
+    r = subprocess.run([sys.executable, "-m", "liuren", "cast", "--day", "丁卯", "--on", "亥加丑", "--json"],
                        capture_output=True, text=True)
     assert r.returncode == 0 and json.loads(r.stdout)["transmissions"]["branches"] == ["亥", "酉", "未"]

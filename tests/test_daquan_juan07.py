@@ -6,9 +6,9 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from engine import judge
-from engine.cast import cast, lesson_table
-from engine.symbols import BRANCHES
+from liuren import judge
+from liuren.casting.cast import cast, lesson_table
+from liuren.casting.symbols import BRANCHES
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def test_yuanshou_count(lessons):
 
 
 def _ke(a, b):
-    from engine.tables import core
+    from liuren.casting.tables import core
     return core().ke(a, b)
 
 

@@ -9,8 +9,8 @@ import functools
 
 import pytest
 
-from engine import judge
-from engine.symbols import BRANCHES, JIAZI
+from liuren import judge
+from liuren.casting.symbols import BRANCHES, JIAZI
 
 
 def shift(on):

@@ -1,6 +1,6 @@
 """Five boards checked by hand, from the cast to the judgments.  Each comment works the board
 the way a student would, and the assertions check that the engine reaches the same places."""
-from engine import judge
+from liuren import judge
 
 
 def fired(r):

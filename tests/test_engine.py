@@ -6,14 +6,15 @@ import textwrap
 
 import pytest
 
-from engine import cast, judge
-from engine.cli import main
-from engine.compile import build
-from engine.errors import RunawayError
-from engine.facts import board_facts
-from engine.judging import Recorder, engine_for
-from engine.kbload import load_kb, packaged_kb_dir
-from engine.symbols import BRANCHES, JIAZI
+from liuren import cast
+from liuren import judge
+from liuren.cli.main import main
+from liuren.rules.compile import build
+from liuren.errors import RunawayError
+from liuren.rules.facts import board_facts
+from liuren.rules.judging import Recorder, engine_for
+from liuren.rules.kbload import load_kb, packaged_kb_dir
+from liuren.casting.symbols import BRANCHES, JIAZI
 
 
 def firings(eng, board, question=None):
@@ -180,7 +181,7 @@ def test_negation_over_a_macro_and_strata(tiny):
             r = judge({"day": day, "jiang": BRANCHES[off], "hour": "子", "kb": kb})
             ids = r.fired_ids()
             b = r.board
-            from engine.tables import core
+            from liuren.casting.tables import core
             sheng = core().sheng_of(b.transmissions.branches[0], day[0])
             assert ("t-sheng" in ids) == sheng
             assert ("t-not-sheng" in ids) == (not sheng)         # not over a macro (helper rule)
@@ -320,7 +321,7 @@ def test_judge_json_is_the_same_in_every_process():
     outs = set()
     for seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        outs.add(subprocess.run([sys.executable, "-m", "engine", "judge", "--day", "丁卯", "--on", "亥加丑", "--json"],
+        outs.add(subprocess.run([sys.executable, "-m", "liuren", "judge", "--day", "丁卯", "--on", "亥加丑", "--json"],
                                 capture_output=True, check=True, env=env).stdout)
     assert len(outs) == 1
 
@@ -345,7 +346,7 @@ def test_a_judgment_leaves_no_cycle_and_its_firings_outlive_it():
 
 def test_rules_that_begin_alike_share_joins():
     # equal leading patterns of different rules end in one alpha path and one join
-    from engine import rete
+    from liuren.rules import rete
     from experta.matchers.rete.nodes import ConflictSetNode
     eng = engine_for()
     nodes = rete._nodes(eng.matcher.root_node)

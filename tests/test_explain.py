@@ -6,12 +6,12 @@ import re
 import networkx as nx
 import pytest
 
-from engine import judge
-from engine.cli import main
-from explain.chain import how
-from explain.export import FORMATS
-from explain.whynot import why_not
-from explain import render
+from liuren import judge
+from liuren.cli.main import main
+from liuren.explain.chain import how
+from liuren.explain.export import FORMATS
+from liuren.explain.whynot import why_not
+from liuren.explain import render
 
 ZHANSHOU = {"day": "丁卯", "on": "亥加丑"}
 

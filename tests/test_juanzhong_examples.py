@@ -9,9 +9,10 @@ cannot be reproduced the comment says why.
 """
 import pytest
 
-from engine import cast, judge
+from liuren import cast
+from liuren import judge
 
-from engine.symbols import BRANCHES, JIAZI
+from liuren.casting.symbols import BRANCHES, JIAZI
 
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 DE = dict(zip(STEMS, "寅申巳亥巳寅申巳亥巳"))          # 日德 (¶234, ¶268)

@@ -7,9 +7,10 @@ import json
 
 import pytest
 
-from engine import cast, judge
-from engine.kbload import entries_needing_examples, load_kb
-from engine.symbols import BRANCHES, JIAZI
+from liuren import cast
+from liuren import judge
+from liuren.rules.kbload import entries_needing_examples, load_kb
+from liuren.casting.symbols import BRANCHES, JIAZI
 
 KB = load_kb()
 

@@ -5,8 +5,8 @@ import shutil
 
 import pytest
 
-from engine.cli import main
-from engine.kbload import packaged_kb_dir
+from liuren.cli.main import main
+from liuren.rules.kbload import packaged_kb_dir
 
 # (file, text to find, replacement) -> (line of the message, words it must contain); the line is
 # counted from the edit's own first line ("+0" = that line), or given as a number

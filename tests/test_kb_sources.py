@@ -12,7 +12,7 @@ import pathlib
 
 import pytest
 
-from engine.kbload import load_kb
+from liuren.rules.kbload import load_kb
 
 SEEDS = pathlib.Path(os.environ.get("LIUREN_SEEDS")
                      or pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "seeds")
@@ -90,8 +90,8 @@ def test_verse_is_verbatim(vid):
 def test_every_cast_step_quotes_its_paragraph():
     # every step of every one of the 720 lessons, under both 涉害 options (伏吟 and 返吟 included),
     # cites a seed and ¶ whose paragraph holds its quote verbatim
-    from engine.cast import structure
-    from engine.symbols import JIAZI
+    from liuren.casting.cast import structure
+    from liuren.casting.symbols import JIAZI
     checked = set()
     for day in JIAZI:
         for offset in range(12):

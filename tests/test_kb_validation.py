@@ -7,9 +7,9 @@ import textwrap
 
 import pytest
 
-from engine.cli import main
-from engine.errors import KBError
-from engine.kbload import load_kb, packaged_kb_dir
+from liuren.cli.main import main
+from liuren.errors import KBError
+from liuren.rules.kbload import load_kb, packaged_kb_dir
 
 GOOD_RULE = """\
 rules:

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from engine.cli import main
-from engine.kbload import load_kb
+from liuren.cli.main import main
+from liuren.rules.kbload import load_kb
 
 KB = load_kb()
 KANA = re.compile(r"[\u3040-\u30fa\u30fc-\u30ff]")       # kana (not ・, which Chinese texts use too)

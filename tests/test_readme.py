@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from engine.cli import main
+from liuren.cli.main import main
 
 README = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
@@ -49,7 +49,7 @@ def test_readme_example(cmd, shown, capsys):
 def test_every_unmet_book_example_is_listed():
     # issue 13: the book's worked examples this KB does not reproduce are listed in the README,
     # each with its 卷 and ¶ and the entry it belongs to
-    from engine.kbload import load_kb
+    from liuren.rules.kbload import load_kb
     vol = {"107": "卷七", "108": "卷八", "109": "卷九", "110": "卷十", "111": "卷十一", "112": "卷十二"}
     rows = [line for line in README.splitlines() if line.startswith("| 卷")]
     for e in load_kb().entries.values():

@@ -32,7 +32,7 @@ Season: 寅月 春 → 木旺 火相 水休 金囚 土死.
 Not given: 新舊 (發用 寅 is 旺 but not from 日辰; not 辰/丑), 有無 (甲午旬 空 辰巳: none of 發用/日辰上 void),
 死活 (支上 戌 死 and 發用 寅 旺: neither both 旺相 nor both 衰).
 """
-from engine import judge
+from liuren import judge
 
 BOARD = {"day": "甲午", "jiang": "辰", "hour": "子", "month": "丙寅", "year": 2026, "night": True,
          "question": "射覆"}

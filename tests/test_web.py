@@ -11,7 +11,7 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from engine.cli import main  # noqa: E402
+from liuren.cli.main import main  # noqa: E402
 
 BOARD = "day=丁卯&on=亥加丑&month=壬寅"
 XSS = "<script>alert(1)</script>"
@@ -19,7 +19,7 @@ XSS = "<script>alert(1)</script>"
 
 @pytest.fixture(scope="module")
 def app():
-    from web.app import create_app
+    from liuren.web.app import create_app
     return create_app()
 
 
@@ -421,7 +421,7 @@ def test_no_server_error_for_odd_values(client):
 
 # --------------------------------------------------------------------------- the engine and the lock
 def test_engine_is_built_once(app, client):
-    from engine.judging import _engine
+    from liuren.rules.judging import _engine
     client.get("/board?" + BOARD)
     before = _engine.cache_info().misses
     for q in ("day=甲子&on=子加子", "day=乙丑&on=寅加卯&month=丙寅", BOARD):
@@ -431,19 +431,19 @@ def test_engine_is_built_once(app, client):
 
 
 def test_a_judgment_is_bounded_in_time(app, client, monkeypatch):
-    from web import service
+    from liuren.app import service
     monkeypatch.setattr(service, "JUDGE_TIMEOUT", 1e-6)
     r = client.get("/api/judge?day=丙寅&on=子加丑")
     assert r.status_code == 503 and "ran longer than" in r.json()["error"]
     assert client.get("/board?day=丙寅&on=子加丑").status_code == 503
     monkeypatch.undo()
-    from engine.judging import judge
+    from liuren.rules.judging import judge
     r = judge({"day": "丙寅", "on": "子加丑"})
     assert client.get("/api/judge?day=丙寅&on=子加丑").json()["fired"] == [f.to_dict(r) for f in r.fired]
 
 
 def test_busy_lock_is_a_clear_503(app, client, monkeypatch):
-    from web import service
+    from liuren.app import service
     monkeypatch.setattr(service, "LOCK_TIMEOUT", 0.01)
     svc = app.state.svc
     svc.lock.acquire()
@@ -456,7 +456,8 @@ def test_busy_lock_is_a_clear_503(app, client, monkeypatch):
 
 # --------------------------------------------------------------------------- notebooks
 def test_repr_html_of_board_and_judgment():
-    from engine import cast, judge
+    from liuren import cast
+    from liuren import judge
     b = cast(day="丁卯", on="亥加丑")
     h = b._repr_html_()
     assert "天地盤" in h and "四課" in h and "三傳" in h and "<style>" in h
@@ -473,9 +474,9 @@ def test_repr_html_of_board_and_judgment():
 def test_every_chain_of_a_board_renders(app):
     """HOW of every judgment fired on a board (and WHY-NOT of a sample of the rest) through the
     page's own macro: no template error hides behind a rarely clicked name."""
-    from web import lang as L
-    from web import service as S
-    from web.app import templates
+    from liuren.explain import words as L
+    from liuren.app import service as S
+    from liuren.web.app import templates
     svc = app.state.svc
     r = svc.judged({"day": "甲子", "on": "申加子", "month": "丙寅"})
     macros = templates.env.get_template("_report.html").make_module({"w": L.WORDS["zh"], "lang": "zh"})
@@ -483,7 +484,7 @@ def test_every_chain_of_a_board_renders(app):
     rest = [i for i in list(svc.kb.entries)[::37] if i not in r.fired_ids()]
     assert len(fired) > 50 and rest
     for key in fired + rest:
-        v = S.chain_view(svc, r, key)
+        v = svc.chain_view(r, key)
         out = str(macros.report(v["report"]))
         assert f"（<code>{key}</code>）" in out, key
         assert ("成立" in out) if key in fired else ("未成立" in out), key

@@ -24,7 +24,7 @@ BOARDS = [
 
 def start_server(*args, timeout=180):
     """`liuren serve --port 0 …` in a child process; (process, base URL) once it prints its URL."""
-    cmd = [sys.executable, "-m", "engine", "serve", "--port", "0", *args]
+    cmd = [sys.executable, "-m", "liuren", "serve", "--port", "0", *args]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
     line = [None]
@@ -125,7 +125,7 @@ def test_serve_with_a_bad_kb_is_one_line(tmp_path):
     bad = tmp_path / "kb"
     bad.mkdir()
     (bad / "x.yaml").write_text("rules:\n  - id: [unclosed\n", encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "engine", "serve", "--port", "0", "--kb", str(bad)],
+    r = subprocess.run([sys.executable, "-m", "liuren", "serve", "--port", "0", "--kb", str(bad)],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
@@ -133,7 +133,7 @@ def test_serve_with_a_bad_kb_is_one_line(tmp_path):
 
 
 def test_serve_refuses_a_bad_port():
-    r = subprocess.run([sys.executable, "-m", "engine", "serve", "--port", "70000"], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "liuren", "serve", "--port", "70000"], capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 2 and r.stderr.strip() == "liuren: --port 70000: give 0 … 65535"
 

@@ -1,1 +1,1 @@
-"""The teaching web app of liuren (`liuren serve`): web.app.create_app, web.service, web.notebook."""
+"""The teaching web app (`liuren serve`): pages and their JSON twins over the application layer."""

@@ -18,20 +18,25 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from engine.errors import JudgmentTimeout, LiurenError
+from liuren.errors import JudgmentTimeout, LiurenError
 
-from . import lang as L
-from . import service as S
+from liuren.app import params as P
+from liuren.app import practice as drill
+from liuren.app import service as S
+from liuren.casting.symbols import BRANCHES, JIAZI
+from liuren.explain import html as H
+from liuren.explain import words as L
+from liuren.web import views as V
 
 HERE = pathlib.Path(__file__).resolve().parent
 KB_ENV = "LIUREN_WEB_KB"      # how `liuren serve --kb DIR` reaches worker processes
 
-templates = Jinja2Templates(directory=str(HERE / "templates"))
+templates = Jinja2Templates(directory=[str(HERE / "templates"), str(H.HERE / "templates")])   # pages, then the fragments
 def _globals():
-    from engine.judging import cite
-    from explain.render import _aspect_lines, _imagery_line
-    return dict(WORDS=L.WORDS, HTML_LANG=L.HTML_LANG, kind_word=L.kind_word, json_script=S.json_script, cite=cite,
-                aspect_lines=_aspect_lines, imagery_line=_imagery_line)
+    from liuren.rules.judging import cite
+    from liuren.explain.render import aspect_lines, imagery_line
+    return dict(WORDS=L.WORDS, HTML_LANG=L.HTML_LANG, kind_word=L.kind_word, json_script=V.json_script, cite=cite,
+                aspect_lines=aspect_lines, imagery_line=imagery_line)
 
 
 templates.env.globals.update(_globals())
@@ -43,7 +48,7 @@ class SafeJSON(JSONResponse):
     """JSON whose < > & are written as \\u escapes: the same data, inert if a browser sniffs it."""
 
     def render(self, content):
-        return S.json_script(content).encode("utf-8")
+        return V.json_script(content).encode("utf-8")
 
 
 def _status(e):
@@ -56,6 +61,11 @@ def create_app(kb=None, warm=True):
     app = FastAPI(title="liuren", version="0.1.0", docs_url=None, redoc_url=None,
                   description="大六壬: the board, the judgments and their chains (the JSON the CLI prints).")
     app.state.svc = svc
+    @app.get("/static/app.css", include_in_schema=False)
+    def stylesheet():
+        # the stylesheet of the board and judgment fragments, which explain/ owns (notebooks inline it)
+        return Response(H.stylesheet(), media_type="text/css")
+
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.middleware("http")
@@ -95,7 +105,7 @@ def create_app(kb=None, warm=True):
         return page_error(request, msg, 500)
 
     def params(request, allowed, multi=None):
-        return S.read_params(request.query_params.multi_items(), allowed, len(request.url.query), multi)
+        return P.read_params(request.query_params.multi_items(), allowed, len(request.url.query), multi)
 
     def lang_of(request):
         v = request.query_params.get("lang")
@@ -132,21 +142,21 @@ def create_app(kb=None, warm=True):
         return page(request, "index.html", {
             "lang": lang, "now": now.strftime("%Y-%m-%dT%H:%M"), "zone": str(now.tzinfo),
             "questions": svc.questions_json(), "options": _options(),
-            "jiazi": S.JIAZI, "branches": S.BRANCHES, "variant_entries": _variant_entries(svc)})
+            "jiazi": JIAZI, "branches": BRANCHES, "variant_entries": _variant_entries(svc)})
 
     @app.get("/board", response_class=HTMLResponse, summary="the board, its judgments, a chain (why=…)")
     def board(request: Request):
         lang = lang_of(request)
         try:
-            p = params(request, S.BOARD_KEYS)
+            p = params(request, P.BOARD_KEYS)
             lang = L.check_lang(p.get("lang"))
             if not any(k in p for k in ("moment", "day", "jiang", "hour", "on")):
                 # "now" becomes a moment in the URL, so the link shows this board tomorrow too
-                from engine.calendar import now
-                q = S.query_string(p, moment=now(p.get("tz")).isoformat(timespec="minutes"))
+                from liuren.casting.calendar import now
+                q = P.query_string(p, moment=now(p.get("tz")).isoformat(timespec="minutes"))
                 return RedirectResponse("/board?" + q, status_code=303)
             r = svc.judged(p)
-            groups = S.judgment_groups(svc, r, p, lang)
+            groups = H.judgment_groups(svc.kb, r, svc.item_filter(p), lang, placements=bool(P.flag(p, "all")))
         except LiurenError as e:
             return page_error(request, e, _status(e), lang)
         ctx = _board_ctx(request, p, r, groups, lang)
@@ -154,7 +164,7 @@ def create_app(kb=None, warm=True):
         if "why" in p:
             try:
                 e = svc.entry(p["why"])
-                ctx["chain"] = S.chain_view(svc, r, e.id, lang)
+                ctx["chain"] = svc.chain_view(r, e.id, lang)
             except LiurenError as err:
                 ctx["chain_error"] = str(err)
                 status = 400
@@ -162,12 +172,12 @@ def create_app(kb=None, warm=True):
 
     def _board_ctx(request, p, r, groups, lang):
         books = sorted({b for g in groups for i in g["entries"] for b in i["books"]})
-        return {"lang": lang, "p": p, "r": r, "b": S.board_parts(svc, r.board, lang), "groups": groups,
+        return {"lang": lang, "p": p, "r": r, "b": H.board_parts(svc.kb, r.board, lang), "groups": groups,
                 "findings": r.findings(), "books": books, "valences": svc._valences,
                 "kinds": [g["kind"] for g in groups],
-                "qs": S.query_string(p, drop=("why",)), "qs_all": S.query_string(p),
-                "qs_cast": S.query_string({k: v for k, v in p.items() if k in S.CAST_KEYS}),
-                "qs_judge": S.query_string({k: v for k, v in p.items() if k in S.CAST_KEYS + S.JUDGE_KEYS}),
+                "qs": P.query_string(p, drop=("why",)), "qs_all": P.query_string(p),
+                "qs_cast": P.query_string({k: v for k, v in p.items() if k in P.CAST_KEYS}),
+                "qs_judge": P.query_string({k: v for k, v in p.items() if k in P.CAST_KEYS + P.JUDGE_KEYS}),
                 "why": p.get("why", ""), "params": list(request.query_params.multi_items())}
 
     @app.get("/rules", response_class=HTMLResponse, summary="browse the KB by book, kind, name")
@@ -179,7 +189,7 @@ def create_app(kb=None, warm=True):
             rows = svc.rules_json(p)
         except LiurenError as e:
             return page_error(request, e, lang=lang)
-        from engine.kbload import RULE_KINDS
+        from liuren.rules.kbload import RULE_KINDS
         for row in rows:
             e = svc.kb.entries[row["id"]]
             row["label"] = L.display_name(e, lang)
@@ -194,9 +204,9 @@ def create_app(kb=None, warm=True):
         try:
             p = params(request, ("lang",))
             lang = L.check_lang(p.get("lang"))
-            if len(rule) > S.MAX_VALUE:
-                raise LiurenError(f"rule {rule[:40]!r}… is too long ({len(rule)} characters; at most {S.MAX_VALUE})")
-            v = S.rule_view(svc, rule, lang)
+            if len(rule) > P.MAX_VALUE:
+                raise LiurenError(f"rule {rule[:40]!r}… is too long ({len(rule)} characters; at most {P.MAX_VALUE})")
+            v = V.rule_view(svc, rule, lang)
         except LiurenError as e:
             return page_error(request, e, lang=lang)
         return page(request, "rule.html", {"lang": lang, "v": v})
@@ -207,17 +217,17 @@ def create_app(kb=None, warm=True):
         try:
             p = params(request, ("seed", "chu", "zhong", "mo", "gate", "ge", "lang"))
             lang = L.check_lang(p.get("lang"))
-            if S.practice_seed(p) is None:
+            if drill.practice_seed(p) is None:
                 import secrets
-                q = S.query_string(p, seed=str(secrets.randbelow(10 ** 6)))
+                q = P.query_string(p, seed=str(secrets.randbelow(10 ** 6)))
                 return RedirectResponse("/practice?" + q, status_code=303)
-            c = S.practice_check(svc, p, lang)
+            c = drill.practice_check(svc, p, lang)
         except LiurenError as e:
             return page_error(request, e, _status(e), lang)
         return page(request, "practice.html", {
-            "lang": lang, "p": p, "c": c, "b": S.board_parts(svc, c["r"].board, lang, show_chuan=c["answered"]),
-            "gates": S.GATES, "branches": S.BRANCHES, "ge": S.ge_choices(svc, lang),
-            "ticked": set(p.get("ge", [])), "board_qs": S.query_string(dict(c["lesson"], lang=lang) if lang != "zh" else c["lesson"]),
+            "lang": lang, "p": p, "c": c, "b": H.board_parts(svc.kb, c["r"].board, lang, show_chuan=c["answered"]),
+            "gates": P.GATES, "branches": BRANCHES, "ge": drill.ge_choices(svc, lang),
+            "ticked": set(p.get("ge", [])), "board_qs": P.query_string(dict(c["lesson"], lang=lang) if lang != "zh" else c["lesson"]),
             "next_seed": (c["seed"] + 1) % 10 ** 9})
 
     # ------------------------------------------------------------------ JSON API
@@ -227,22 +237,22 @@ def create_app(kb=None, warm=True):
         except LiurenError as e:
             return api_error(e, _status(e))
 
-    @app.get("/api/cast", openapi_extra=_doc(S.CAST_KEYS), summary="the board (liuren cast --json)")
+    @app.get("/api/cast", openapi_extra=_doc(P.CAST_KEYS), summary="the board (liuren cast --json)")
     def api_cast(request: Request):
-        return api(lambda: SafeJSON(svc.cast(S.cast_kwargs(params(request, S.CAST_KEYS))).to_dict()))
+        return api(lambda: SafeJSON(svc.cast(P.cast_kwargs(params(request, P.CAST_KEYS))).to_dict()))
 
-    @app.get("/api/judge", openapi_extra=_doc(S.BOARD_KEYS), summary="the judgment (liuren judge --json); why=RULE adds its chain")
+    @app.get("/api/judge", openapi_extra=_doc(P.BOARD_KEYS), summary="the judgment (liuren judge --json); why=RULE adds its chain")
     def api_judge(request: Request):
-        return api(lambda: SafeJSON(svc.judge_json(params(request, S.BOARD_KEYS))))
+        return api(lambda: SafeJSON(svc.judge_json(params(request, P.BOARD_KEYS))))
 
-    @app.get("/api/why/{rule:path}", openapi_extra=_doc(S.CAST_KEYS + S.JUDGE_KEYS + ("lang",)), summary="HOW or WHY-NOT (liuren why RULE --format json)")
+    @app.get("/api/why/{rule:path}", openapi_extra=_doc(P.CAST_KEYS + P.JUDGE_KEYS + ("lang",)), summary="HOW or WHY-NOT (liuren why RULE --format json)")
     def api_why(request: Request, rule: str):
-        return api(lambda: SafeJSON(svc.why_json(rule, params(request, S.CAST_KEYS + S.JUDGE_KEYS + ("lang",)))))
+        return api(lambda: SafeJSON(svc.why_json(rule, params(request, P.CAST_KEYS + P.JUDGE_KEYS + ("lang",)))))
 
-    @app.get("/api/trace", openapi_extra=_doc(S.CAST_KEYS + S.JUDGE_KEYS + ("format",)), summary="the whole trace (liuren trace --format graphml|json|dot|mermaid)")
+    @app.get("/api/trace", openapi_extra=_doc(P.CAST_KEYS + P.JUDGE_KEYS + ("format",)), summary="the whole trace (liuren trace --format graphml|json|dot|mermaid)")
     def api_trace(request: Request):
         def go():
-            p = params(request, S.CAST_KEYS + S.JUDGE_KEYS + ("format",))
+            p = params(request, P.CAST_KEYS + P.JUDGE_KEYS + ("format",))
             fmt = p.pop("format", "json")
             text = svc.trace_text(p, fmt)
             media = {"json": "application/json", "graphml": "application/xml"}.get(fmt, "text/plain")
@@ -257,8 +267,8 @@ def create_app(kb=None, warm=True):
     def api_rule(request: Request, rule: str):
         def go():
             p = params(request, ("lang",))
-            if len(rule) > S.MAX_VALUE:
-                raise LiurenError(f"rule {rule[:40]!r}… is too long ({len(rule)} characters; at most {S.MAX_VALUE})")
+            if len(rule) > P.MAX_VALUE:
+                raise LiurenError(f"rule {rule[:40]!r}… is too long ({len(rule)} characters; at most {P.MAX_VALUE})")
             return SafeJSON(svc.rule_json(rule, p.get("lang")))
         return api(go)
 
@@ -275,7 +285,7 @@ def create_app(kb=None, warm=True):
 
     @app.get("/api/practice", openapi_extra=_doc(("seed", "chu", "zhong", "mo", "gate", "ge", "lang")), summary="a practice lesson and, with an answer, its check")
     def api_practice(request: Request):
-        return api(lambda: SafeJSON(S.practice_json(svc, params(request, ("seed", "chu", "zhong", "mo", "gate", "ge", "lang")))))
+        return api(lambda: SafeJSON(drill.practice_json(svc, params(request, ("seed", "chu", "zhong", "mo", "gate", "ge", "lang")))))
 
     @app.get("/api/names", summary="every rule and entry name (for the search box)")
     def api_names(request: Request):
@@ -317,12 +327,12 @@ def _doc(keys):
     """The query parameters of an endpoint for OpenAPI (read by the handler itself, unvalidated by FastAPI)."""
     return {"parameters": [
         {"name": k, "in": "query", "required": False, "description": PARAM_DOC.get(k, ""),
-         "schema": ({"type": "array", "items": {"type": "string"}} if k in S.MULTI else {"type": "string"}),
-         **({"explode": True} if k in S.MULTI else {})} for k in keys]}
+         "schema": ({"type": "array", "items": {"type": "string"}} if k in P.MULTI else {"type": "string"}),
+         **({"explode": True} if k in P.MULTI else {})} for k in keys]}
 
 
 def _options():
-    from engine.cast import OPTIONS
+    from liuren.casting.cast import OPTIONS
     return {k: v[0] for k, v in OPTIONS.items()}
 
 

@@ -1,6 +1,6 @@
 """Judging a board: run the compiled KB on the board's facts and keep a trace of every firing.
 
-    from engine import judge
+    from liuren import judge
     r = judge({"day": "丁卯", "on": "亥加丑"})
     r.fired        # list of Firing (rule id, name, kind, reading, valence, bindings, …)
     r.graph        # networkx DiGraph: fact -> firing -> fact, plus the 三傳 derivation steps
@@ -15,14 +15,14 @@ import weakref
 from dataclasses import dataclass, field
 
 
-from .board import Board
-from .cast import cast
-from .compile import build
-from .errors import InputError
-from .facts import BUILTIN_FACTS, PLATE_OF_POSITION, board_facts
-from .i18n import label_of
-from .kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, cite, load_kb  # noqa: F401 (cite: re-exported)
-from .symbols import BRANCHES, is_branch
+from liuren.casting.board import Board
+from liuren.casting.cast import cast
+from liuren.rules.compile import build
+from liuren.errors import InputError
+from liuren.rules.facts import BUILTIN_FACTS, PLATE_OF_POSITION, board_facts
+from liuren.i18n import label_of
+from liuren.rules.kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, cite, load_kb  # noqa: F401 (cite: re-exported)
+from liuren.casting.symbols import BRANCHES, is_branch
 
 KIND_ORDER = RULE_KINDS
 
@@ -30,15 +30,15 @@ KIND_ORDER = RULE_KINDS
 # a network takes some 80 MB in memory: keep a few; the others are read back from the cache
 @functools.lru_cache(maxsize=12)
 def _engine(kb_dir, variants, question):
-    from . import cache
+    from liuren.rules import cache, netcache
     kb = load_kb(kb_dir)
     key = None
     if getattr(kb, "digest", None):
         import hashlib
         key = hashlib.sha256(repr((kb.digest, str(kb.root.resolve()), variants, question)).encode()).hexdigest()
-        eng = cache.read("engine", key, cache.engine_loader(kb))
+        eng = cache.read("engine", key, netcache.engine_loader(kb))
         if eng is not None and getattr(eng, "kb", None) is kb:
-            from .rete import fast_tokens
+            from liuren.rules.rete import fast_tokens
             fast_tokens()                   # the process-wide part of the speed-ups (rete.py)
             kb.fact_text.update(eng.fact_text_extra)      # the words of the compiler's helper facts
             return eng
@@ -47,7 +47,7 @@ def _engine(kb_dir, variants, question):
     eng.kb = kb
     eng.fact_text_extra = {k: v for k, v in kb.fact_text.items() if k not in before}
     if key is not None:
-        cache.write("engine", key, eng, cache.engine_pickler(kb))
+        cache.write("engine", key, eng, netcache.engine_pickler(kb))
     return eng
 
 
@@ -592,9 +592,9 @@ class Judgment:
 
     # ---- output
     def _repr_html_(self):
-        """A notebook shows the board and the judgments as the web page does (web/templates)."""
-        from web.notebook import judgment_html
-        return judgment_html(self)
+        """A notebook shows the board and the judgments as the web page does (explain/templates)."""
+        from liuren.display import html
+        return html(self)
 
     def to_dict(self, lang="zh"):
         return {"board": self.board.to_dict(),
@@ -709,7 +709,7 @@ def judge(x, *, kb=None, variants=None, question=None, timeout=None):
 def _bounded(on_fire, timeout):
     """on_fire, refusing to go on once `timeout` seconds have passed since the run began."""
     import time
-    from .errors import JudgmentTimeout
+    from liuren.errors import JudgmentTimeout
     deadline = time.monotonic() + timeout
 
     def bounded(cr, act):

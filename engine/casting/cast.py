@@ -12,11 +12,11 @@ from __future__ import annotations
 import functools
 import re
 
-from .board import Board, Lesson, Step, Transmissions, Xun
-from .errors import InputError
-from .i18n import note_text
-from .symbols import BRANCHES, JIAZI, STEMS, badd, bi, is_branch, is_stem, jiazi_index, parse_branch, parse_ganzhi
-from .tables import core
+from liuren.casting.board import Board, Lesson, Step, Transmissions, Xun
+from liuren.errors import InputError
+from liuren.i18n import note_text
+from liuren.casting.symbols import BRANCHES, JIAZI, STEMS, badd, bi, is_branch, is_stem, jiazi_index, parse_branch, parse_ganzhi
+from liuren.casting.tables import core
 
 # name -> (accepted values, default first, what it means)
 OPTIONS = {
@@ -311,7 +311,7 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
     explicit `day` with `jiang` + `hour` or `on` ('亥加丑').  `born` + `sex` give 本命 and
     行年; or give them directly as the books do (`benming='寅', xingnian='未'`).  See OPTIONS
     for **options; `kb` is another KB folder whose kb/core tables to cast with."""
-    from . import calendar as cal
+    from liuren.casting import calendar as cal
     opts = check_options(options)
     kb = str(kb) if kb else None
     T = core(kb)

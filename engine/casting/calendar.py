@@ -13,8 +13,8 @@ import os
 import re
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .errors import InputError
-from .symbols import BRANCHES, JIAZI, STEMS, jiazi_index
+from liuren.errors import InputError
+from liuren.casting.symbols import BRANCHES, JIAZI, STEMS, jiazi_index
 
 CHINA = dt.timezone(dt.timedelta(hours=8))
 YEAR_RANGE = (1901, 2099)

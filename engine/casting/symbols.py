@@ -3,7 +3,7 @@
 Only the order of the symbols lives here (it is the engine's type system);
 everything relational (elements, 寄宮, 刑沖 …) is data in kb/.
 """
-from .errors import InputError
+from liuren.errors import InputError
 
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"

@@ -14,17 +14,18 @@ import itertools
 import operator
 from dataclasses import dataclass, field
 
-from . import _compat  # noqa: F401
+from liuren import _compat  # noqa: F401
 from experta import NOT, TEST, Fact, KnowledgeEngine, L, MATCH, P, Rule, W  # noqa: E402,F401
 from experta.agenda import Agenda  # noqa: E402
 from experta.factlist import FactList  # noqa: E402
 from experta.strategies import DepthStrategy  # noqa: E402
 
-from .errors import KBError, RunawayError  # noqa: E402
-from .facts import BUILTIN_FACTS  # noqa: E402
-from .kbload import JUDGMENT_KINDS, VAR_RE, then_facts  # noqa: E402
-from .beta import specialize  # noqa: E402
-from .rete import (LiurenMatcher, _KeyedActivation, dirty_conflict_sets, fast_tokens, index_joins,  # noqa: E402
+from liuren.errors import KBError, RunawayError  # noqa: E402
+from liuren.rules.facts import BUILTIN_FACTS  # noqa: E402
+from liuren.rules.conditions import VAR_RE, dnf, expand_macros, gating_questions, then_facts  # noqa: E402,F401
+from liuren.rules.kbload import JUDGMENT_KINDS  # noqa: E402
+from liuren.rules.beta import specialize  # noqa: E402
+from liuren.rules.rete import (LiurenMatcher, _KeyedActivation, dirty_conflict_sets, fast_tokens, index_joins,  # noqa: E402
                    restore, route_bus, snapshot)
 
 TEST_FUNCS = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
@@ -85,65 +86,6 @@ class CompiledRule:
     @property
     def id(self):
         return self.rule.id
-
-
-def expand_macros(cond, macros, counter):
-    """Replace macro items by their patterns, with the macro's own variables renamed apart."""
-    if isinstance(cond, list):
-        return [expand_macros(c, macros, counter) for c in cond]
-    (k, v), = cond.items()
-    if k in ("all", "any"):
-        return {k: [expand_macros(c, macros, counter) for c in v]}
-    if k == "not":
-        return {"not": expand_macros(v, macros, counter)}
-    if k == "test":
-        return cond
-    if k in macros:
-        m = macros[k]
-        n = next(counter)
-        binding = dict(zip(("$" + p for p in m["params"]), v))
-        out = []
-        for item in m["expands"]:
-            (t, fields), = item.items()
-            nf = {}
-            for f, val in fields.items():
-                if isinstance(val, str) and VAR_RE.match(val):
-                    nf[f] = binding.get(val, f"{val}~m{n}")
-                else:
-                    nf[f] = val
-            out.append({t: nf})
-        return {"all": out, "macro": {"name": k, "args": v}}
-    return cond
-
-
-def gating_questions(cond):
-    """The questions a condition can only hold under (a `問` pattern every way through it),
-    or None when it does not depend on the question asked."""
-    if isinstance(cond, list):
-        sets = [q for q in (gating_questions(c) for c in cond) if q is not None]
-        if not sets:
-            return None
-        out = sets[0]
-        for q in sets[1:]:
-            out = out & q
-        return out
-    keys = [k for k in cond if k != "macro"]
-    k = keys[0]
-    v = cond[k]
-    if k == "all":
-        return gating_questions(v)
-    if k == "any":
-        parts = [gating_questions(c) for c in v]
-        if any(p is None for p in parts):
-            return None
-        return frozenset().union(*parts)
-    if k == "問":
-        q = v.get("問")
-        if isinstance(q, str) and not q.startswith("$"):
-            return frozenset([q])
-        if isinstance(q, list):
-            return frozenset(q)
-    return None
 
 
 class Compiler:
@@ -307,7 +249,7 @@ class Compiler:
         hid = f"{cr.id}~not{k}"
         htype = f"~{hid}"
         fields = {v.lstrip("$"): v for v in shared}
-        from .kbload import Rule as KBRule
+        from liuren.rules.kbload import Rule as KBRule
         hrule = KBRule(id=hid, name=f"{cr.rule.name}（所否之條件）", kind="起例", meta={
             "source": cr.rule.source, "reading": f"「{cr.rule.name}」之否定條件在盤上成立，故彼不成。"},
             file=cr.rule.file, line=cr.rule.line, when=x, then=[{htype: fields}])
@@ -849,27 +791,6 @@ def _rel_to(root, path):
         return str(path)
 
 
-def dnf(cond):
-    """A condition as a list of branches (patterns, tests, negated conditions); any: splits."""
-    if isinstance(cond, list):
-        out = [([], [], [])]
-        for c in cond:
-            sub = dnf(c)
-            out = [(a[0] + b[0], a[1] + b[1], a[2] + b[2]) for a in out for b in sub]
-        return out
-    k = next(x for x in cond if x != "macro")
-    v = cond[k]
-    if k == "all":
-        return dnf(v)
-    if k == "any":
-        return [b for c in v for b in dnf(c)]
-    if k == "not":
-        return [([], [], [v])]
-    if k == "test":
-        return [([], [v], [])]
-    return [([(k, v)], [], [])]
-
-
 def pattern_signature(t, fact):
     """(type, {(field, ("l", literal)) or (field, ("v", variable))}) of a compiled pattern;
     rete.route_bus computes the same from an alpha path's tests."""
@@ -986,7 +907,7 @@ def build(kb, variants=None, indexed=True, question=None, only=None, declared=()
     the ids of the KB rules to compile (all when None); `declared`: fact types that will be
     declared with the board's own facts (what other rules derived), which the network must not
     take for tables."""
-    from .cache import lasting
+    from liuren.rules.cache import lasting
     with lasting():      # the network and the table facts live as long as the process
         try:
             cls, compiled, static = Compiler(kb, variants, question, only, declared).compile()

@@ -11,20 +11,18 @@ from __future__ import annotations
 import difflib
 import functools
 import os
-import itertools
 import pathlib
 import re
 from dataclasses import dataclass, field
 
 import yaml
 
-from .errors import KBError
-from .facts import BUILTIN_FACTS, RESERVED_FIELDS
+from liuren.casting.tables import core_dir, expand_cells
+from liuren.errors import KBError
+from liuren.rules.conditions import CALC_OPS, TEST_OPS, VAR_RE, then_facts, walk_patterns  # noqa: F401 (re-exported)
+from liuren.rules.facts import BUILTIN_FACTS, RESERVED_FIELDS
 
-VAR_RE = re.compile(r"^\$[^\s$]+$")
 VALENCES = ("吉", "凶", "平", "吉凶兩見", "視所乘")
-TEST_OPS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "in": "in", "notin": "not in"}
-CALC_OPS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "neg": "−"}
 # kinds of rule, in the order judgments are listed: the 課體 of the lesson, 格, 畢法 (《畢法賦》's
 # hundred 法), 神煞, 斷, 總則, 類相, 占驗; 起例 (placements) are not judgments
 JUDGMENT_KINDS = ("課體", "格", "畢法", "神煞", "斷", "總則", "類相", "占驗")
@@ -302,11 +300,7 @@ def packaged_kb_dir():
     env = os.environ.get("LIUREN_KB")
     if env:
         return pathlib.Path(env)
-    here = pathlib.Path(__file__).resolve().parent.parent / "kb"
-    if here.is_dir():
-        return here
-    import importlib.resources as ir
-    return pathlib.Path(str(ir.files("kb")))
+    return core_dir().parent
 
 
 def cite(s):
@@ -338,7 +332,7 @@ def load_kb(root=None, only=None, collect=False):
     With collect=True returns (kb, errors) instead of raising on the first error.  A whole,
     valid KB is kept in the user's cache (engine/cache.py), keyed by its files' content.
     """
-    from . import cache
+    from liuren.rules import cache
     root = pathlib.Path(root) if root else packaged_kb_dir()
     key = None
     if not collect:
@@ -648,13 +642,6 @@ def _check_common(kb, path, item, err, what):
             err(path, getattr(v, "line", item.kline("variants")), f"{what}: a variant needs id and quote (the 底本 text)")
 
 
-def _expand_cells(cells, columns):
-    """{支: [a, b], 干: 甲} -> [{支: a, 干: 甲}, {支: b, 干: 甲}]."""
-    keys = [c for c in columns if c in cells]
-    lists = [cells[k] if isinstance(cells[k], list) else [cells[k]] for k in keys]
-    return [dict(zip(keys, combo)) for combo in itertools.product(*lists)]
-
-
 def _row_data(row, columns, path, err, each=None, base=None):
     base = {k: v for k, v in (base if base is not None else row).items() if k in columns}
     each = row.get("each") if each is None else each
@@ -670,9 +657,9 @@ def _row_data(row, columns, path, err, each=None, base=None):
             bad = set(part) - set(columns)
             if bad:
                 err(path, getattr(part, "line", 0), f"each: unknown column(s) {sorted(bad)}")
-            out += _expand_cells({**base, **part}, columns)
+            out += expand_cells({**base, **part}, columns)
     elif base:
-        out = _expand_cells(base, columns)
+        out = expand_cells(base, columns)
     sym = row.get("symmetric")
     if sym:
         a, b = sym
@@ -761,52 +748,6 @@ def _load_rule(kb, path, item, err):
                          about=list(item.get("about") or []))
 
 
-# --------------------------------------------------------------------------- conditions
-def then_facts(then):
-    """Normalise a `then` clause into a list of (fact type, fields mapping)."""
-    if then is None:
-        return []
-    items = then if isinstance(then, list) else [then]
-    out = []
-    for it in items:
-        if isinstance(it, dict):
-            for t, fields in it.items():
-                out.append((t, fields if isinstance(fields, dict) else {}))
-    return out
-
-
-def walk_patterns(cond, macros):
-    """Yield (kind, payload, line) for every atom of a condition: ('pattern', (type, fields)),
-    ('macro', (name, args)).  Raises ValueError on malformed structure."""
-    if isinstance(cond, list):
-        for c in cond:
-            yield from walk_patterns(c, macros)
-        return
-    if not isinstance(cond, dict) or len(cond) != 1:
-        raise ValueError(f"a condition must be a one-key mapping (a fact pattern, all/any/not, or a macro), got {cond!r}")
-    (k, v), = cond.items()
-    line = getattr(cond, "line", 0)
-    if k in ("all", "any"):
-        if not isinstance(v, list) or not v:
-            raise ValueError(f"{k}: needs a non-empty list")
-        yield from walk_patterns(v, macros)
-    elif k == "test":
-        if not isinstance(v, dict) or len(v) != 1 or next(iter(v)) not in TEST_OPS \
-                or not isinstance(next(iter(v.values())), list) or len(next(iter(v.values()))) != 2:
-            raise ValueError(f"test: write {{op: [a, b]}} with op one of {', '.join(TEST_OPS)}")
-        yield ("test", v, line)
-    elif k == "not":
-        yield from walk_patterns(v, macros)
-    elif k in macros:
-        if not isinstance(v, list) or len(v) != len(macros[k]["params"]):
-            raise ValueError(f"macro {k}: needs a list of {len(macros[k]['params'])} arguments")
-        yield ("macro", (k, v), line)
-    else:
-        if not isinstance(v, dict):
-            raise ValueError(f"pattern {k}: fields must be a mapping")
-        yield ("pattern", (k, v), line)
-
-
 def _post(kb, err, strict=False):
     """Second pass: derived fact types, then every rule's conditions against the vocabulary."""
     for rule in kb.rules.values():
@@ -859,7 +800,7 @@ def _post(kb, err, strict=False):
             err(e.file, e.line, f"{e.id}: no example board where it fires (examples: fires:, or unreachable: with why)")
         if not (ex.get("silent") or e.meta.get("always")):
             err(e.file, e.line, f"{e.id}: no example board where it stays silent (examples: silent:, or always: with why)")
-    from .kblint import lint
+    from liuren.rules.kblint import lint
     lint(kb, err, JUDGMENT_KINDS)
 
 

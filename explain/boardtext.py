@@ -1,9 +1,9 @@
 """The board in the traditional text layout."""
 from __future__ import annotations
 
-from .i18n import DEFAULT, NOTES, word
-from .kbload import cite
-from .symbols import BRANCHES, bi
+from liuren.i18n import DEFAULT, NOTES, word
+from liuren.rules.kbload import cite
+from liuren.casting.symbols import BRANCHES, bi
 
 SHORT = {"貴人": "貴", "螣蛇": "蛇", "朱雀": "雀", "六合": "合", "勾陳": "勾", "青龍": "龍", "天空": "空",
          "白虎": "虎", "太常": "常", "玄武": "玄", "太陰": "陰", "天后": "后"}

@@ -1,32 +1,27 @@
-"""The explain commands: why (HOW / WHY-NOT), trace (exports), audit."""
+"""The commands that explain: why (HOW / WHY-NOT of one rule on a board), trace (the whole trace\nexported), audit (the whole KB over every board)."""
 from __future__ import annotations
 
 import sys
 
-from engine.errors import InputError
+from liuren.errors import InputError
 
 
 def _judge(a):
-    from engine.cli import cast_kwargs
-    from engine.cli_kb import _check_variants, kb_of, variants_of
-    from engine.judging import judge
-    variants = variants_of(a)
+    from liuren.cli.args import cast_kwargs, kb_of
+    from liuren.app import queries as Q
+    from liuren.rules.judging import judge
+    variants = Q.parse_variants(a.variant)
     if variants:
-        _check_variants(kb_of(a), variants)
+        Q.check_variants(kb_of(a), variants)
     return judge(dict(cast_kwargs(a), variants=variants, question=a.question, kb=a.kb))
 
 
-def explain(r, key):
-    """HOW if the entry fired on the judged board, else WHY-NOT (a dict)."""
-    from .chain import how
-    from .whynot import why_not
-    return how(r.graph, key) or why_not(r.graph, key, r.kb)
-
 
 def cmd_why(a):
-    from engine.cli_kb import kb_of, resolve_entry
-    from engine.i18n import lang_of
-    from .render import RENDER, localize
+    from liuren.app.queries import explain, resolve_entry
+    from liuren.cli.args import kb_of
+    from liuren.i18n import lang_of
+    from liuren.explain.render import RENDER, localize
     kb = kb_of(a)
     lang = lang_of(a.lang)
     entry = resolve_entry(kb, a.rule)          # unknown → nearest names; ambiguous → candidates
@@ -38,8 +33,8 @@ def cmd_why(a):
 
 
 def cmd_trace(a):
-    from engine.i18n import lang_of
-    from .export import FORMATS, localized
+    from liuren.i18n import lang_of
+    from liuren.explain.export import FORMATS, localized
     lang = lang_of(a.lang)
     r = _judge(a)
     _write(a, FORMATS[a.format](localized(r.graph, lang)))
@@ -73,5 +68,5 @@ def add_commands(sub, cast_args, add_judge_args):
     t.add_argument("--output", "-o", help="write to this file")
     t.set_defaults(fn=cmd_trace)
 
-    from . import audit
+    from liuren.explain import audit
     audit.add_command(sub)

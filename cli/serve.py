@@ -20,10 +20,10 @@ def cmd_serve(a):
 
     import uvicorn
 
-    from engine.errors import InputError
-    from engine.kbload import load_kb
+    from liuren.errors import InputError
+    from liuren.rules.kbload import load_kb
 
-    from .app import KB_ENV, create_app
+    from liuren.web.app import KB_ENV, create_app
     if a.workers < 1:
         raise InputError(f"--workers {a.workers}: give 1 or more")
     if not 0 <= a.port <= 65535:
@@ -51,7 +51,7 @@ def cmd_serve(a):
         print(f"liuren serve: {url}  ({a.workers} workers, each compiling the network at start-up; Ctrl-C stops)",
               flush=True)
         # the workers share the bound socket (uvicorn's fd=): the printed port is theirs
-        uvicorn.run("web.app:app_from_env", factory=True, fd=sock.fileno(), workers=a.workers, **config)
+        uvicorn.run("liuren.web.app:app_from_env", factory=True, fd=sock.fileno(), workers=a.workers, **config)
     return 0
 
 

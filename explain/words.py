@@ -1,13 +1,10 @@
-"""Display language of the pages: names by the KB's `labels: {ja: …}` and the page's own words.
-
-`display_name(entry, lang)` is the one place a name is chosen for a language; the engine is to
-get its own function for `--lang ja` (an entry's display name for a lang), which can replace
-this one.  Where a user types a name (the search box, /api/why/{rule}) both forms are accepted
-(`find_entries`).
-"""
+"""The words of what a reader sees in a language: names by the KB's `labels: {ja: …}`, the board's
+terms (a general, a 類相 category), the kinds as headings, and the pages' own words (headings,
+labels of the board).  `display_name(entry, lang)` is the one place a name is chosen for a
+language."""
 from __future__ import annotations
 
-from engine.errors import InputError
+from liuren.errors import InputError
 
 LANGS = ("zh", "ja")
 HTML_LANG = {"zh": "zh-Hant", "ja": "ja"}
@@ -56,23 +53,6 @@ def term(kb, word, lang="zh"):
             labels.setdefault(t.name, set()).add(lab)
         m = cache[lang] = {k: next(iter(v)) for k, v in labels.items() if len(v) == 1 and next(iter(v))}
     return m.get(word, word)
-
-
-def find_entries(kb, key):
-    """Entries named `key` by id, name, alias or a label in any language."""
-    found = kb.find(key)
-    if found:
-        return found
-    return [e for e in kb.entries.values() if key in ((e.meta.get("labels") or {}).values())]
-
-
-def resolve(kb, key):
-    """One entry for a typed name (either language), with the CLI's messages otherwise."""
-    from engine.cli_kb import resolve_entry
-    found = find_entries(kb, key)
-    if len(found) == 1:
-        return found[0]
-    return resolve_entry(kb, key)      # raises the CLI's message: unknown (nearest) or ambiguous
 
 
 # the page's own words (headings, labels of the board): Chinese as the CLI prints them, and the

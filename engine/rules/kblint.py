@@ -17,8 +17,9 @@ from __future__ import annotations
 import difflib
 import itertools
 
-from .facts import PLATE_OF_POSITION
-from .symbols import BRANCHES, JIAZI, POSITIONS_OF_GENERALS, STEMS
+from liuren.rules.conditions import dnf, expand_macros, then_facts
+from liuren.rules.facts import PLATE_OF_POSITION
+from liuren.casting.symbols import BRANCHES, JIAZI, POSITIONS_OF_GENERALS, STEMS
 
 MAX_NAME = 100          # characters in a name, alias or label
 MAX_TEXT = 4000         # characters in any other string (a quote of a whole ¶ fits)
@@ -71,8 +72,6 @@ class _Domains:
     """Closed value sets per (type, field), None when open (a calculation, an unbounded input)."""
 
     def __init__(self, kb, judgment_kinds):
-        from .compile import dnf, expand_macros
-        from .kbload import then_facts
         self.kb = kb
         self.d = builtin_domains(kb, judgment_kinds)
         for t in kb.tables.values():
@@ -196,7 +195,6 @@ def _lint_rule(kb, r, doms, err):
             err(r.file, line, f"rule {r.id}: {msg}")
 
     outputs = []
-    from .kbload import then_facts
     for _t, fields in then_facts(r.then):
         for val in fields.values():
             outputs += _vars(val)
@@ -244,7 +242,6 @@ def _var_line(cond, v):
 
 
 def _neg_patterns(n, kb):
-    from .compile import dnf
     for pats, _t, negs in dnf(n):
         yield from pats
         for m in negs:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .symbols import BRANCHES, bi
+from liuren.casting.symbols import BRANCHES, bi
 
 
 @dataclass(frozen=True)
@@ -134,9 +134,9 @@ class Board:
         return p
 
     def _repr_html_(self):
-        """A notebook shows the board as the web page draws it (web/templates/_square.html)."""
-        from web.notebook import board_html
-        return board_html(self)
+        """A notebook shows the board as the web page draws it (explain/templates/_square.html)."""
+        from liuren.display import html
+        return html(self)
 
     def to_dict(self):
         t = self.transmissions

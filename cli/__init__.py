@@ -1,0 +1,1 @@
+"""The command line (`liuren …`): parses arguments, calls the application layer, prints."""

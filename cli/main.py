@@ -1,0 +1,113 @@
+"""The `liuren` command line.  Any user error prints one line on stderr and exits 2."""
+from __future__ import annotations
+
+import sys
+
+from liuren import _compat  # noqa: F401
+from liuren.cli.args import EXIT_USAGE, Parser, cast_args, cast_kwargs, dump
+from liuren.errors import LiurenError
+
+
+
+def _board(a):
+    from liuren.casting.cast import cast
+    kw = cast_kwargs(a)
+    return cast(kw.pop("moment", None), **kw)
+
+
+# --------------------------------------------------------------------------- commands
+def cmd_cast(a):
+    from liuren.i18n import lang_of
+    from liuren.explain.boardtext import board_text
+    lang = lang_of(a.lang)
+    b = _board(a)
+    print(dump(b.to_dict()) if a.json else board_text(b, lang=lang))
+
+
+def cmd_table(a):
+    from liuren.casting.cast import lesson_table
+    from liuren.explain.boardtext import table_line
+    opts = {k: v for k, v in cast_kwargs(a).items() if k in ("guiren", "shehai", "kb")}
+    rows = list(lesson_table(a.day, **opts))
+    if a.json:
+        print(dump([dict(b.to_dict(), offset=off) for off, b in rows]))
+    else:
+        for off, b in rows:
+            print(table_line(off, b))
+
+
+def build_parser():
+    p = Parser(prog="liuren", description="大六壬: cast a board, fire the classical rules, explain them.",
+                epilog="--no-cache (anywhere): load the KB and compile the network afresh, without the cache")
+    sub = p.add_subparsers(dest="cmd", parser_class=Parser, required=True)
+
+    c = sub.add_parser("cast", help="cast the board for a moment or for explicit inputs")
+    cast_args(c)
+    c.add_argument("--json", action="store_true", help="print the board as JSON")
+    c.set_defaults(fn=cmd_cast)
+    from liuren.cli.args import add_lang_arg
+    add_lang_arg(c)
+
+    t = sub.add_parser("table", help="the 720 lessons (60 days × 12 offsets, 占時 子)")
+    t.add_argument("--day", help="only this day, e.g. 甲子")
+    t.add_argument("--guiren", help="甲牛|甲羊")
+    t.add_argument("--shehai", help="count|mengzhong")
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(fn=cmd_table)
+
+    k = sub.add_parser("cache", help="the cache of loaded KBs and compiled networks (--no-cache bypasses it)")
+    ks = k.add_subparsers(dest="ccmd", required=True, parser_class=Parser)
+    ks.add_parser("show", help="where the cache is and what it holds").set_defaults(fn=cmd_cache)
+    ks.add_parser("clear", help="remove every cache file").set_defaults(fn=cmd_cache)
+
+    from liuren.cli import kb as cli_kb
+    from liuren.cli.args import add_judge_args, add_kb_arg
+    add_kb_arg(c)
+    add_kb_arg(t)
+    cli_kb.add_commands(sub, cast_args)
+    from liuren.cli import explain as explain_cli
+    explain_cli.add_commands(sub, cast_args, add_judge_args)
+    from liuren.cli import serve as web_cli
+    web_cli.add_command(sub)
+
+    return p
+
+
+def cmd_cache(a):
+    from liuren.rules import cache
+    d = cache.cache_dir()
+    if a.ccmd == "clear":
+        n = cache.clear()
+        print(f"{d}: {n} cache file{'s' if n != 1 else ''} removed")
+        return 0
+    files = cache.files()
+    print(f"{d}: {len(files)} cache file{'s' if len(files) != 1 else ''}"
+          + (f", {sum(f.stat().st_size for f in files) / 1e6:.1f} MB" if files else "")
+          + ("" if cache.enabled() else "（caching is off: LIUREN_NO_CACHE）"))
+    for f in files:
+        print(f"  {f.name}\t{f.stat().st_size / 1e6:.1f} MB")
+    return 0
+
+
+def main(argv=None):
+    import os
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--no-cache" in argv:            # anywhere on the line: build the KB and network afresh
+        argv.remove("--no-cache")
+        os.environ["LIUREN_NO_CACHE"] = "1"
+    p = build_parser()
+    a = p.parse_args(argv)
+    try:
+        from liuren.cli.args import check_kb_arg
+        check_kb_arg(a)
+        rc = a.fn(a)
+    except LiurenError as e:
+        print(f"liuren: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return 0
+    return rc or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,3 +1,4 @@
+"""`python -m liuren`: the command line (liuren.cli.main)."""
 import sys
 
 from liuren.cli.main import main

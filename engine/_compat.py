@@ -7,7 +7,7 @@ experta 1.9.4 pins ``frozendict==1.2``.  frozendict 1.2 subclasses
 
 A resolver cannot install a newer frozendict next to experta's exact pin, so
 instead we restore the old alias before experta (and with it frozendict) is
-imported.  ``engine/__init__.py`` imports this module first; nothing else in
+imported.  ``liuren/__init__.py`` (engine/__init__.py) imports this module first; nothing else in
 the project needs to know about it.  Remove this file when experta drops the
 pin.
 """

@@ -1,4 +1,5 @@
-"""The board in the traditional text layout."""
+"""The board in the traditional text layout: the header lines, the square of 天地盤, 四課 and 三傳
+with the derivation's verses (`liuren cast`), and the one-line lesson of `liuren table`."""
 from __future__ import annotations
 
 from liuren.i18n import DEFAULT, NOTES, word

@@ -1,4 +1,6 @@
-"""Renderers for HOW chains and WHY-NOT reports: text, markdown, html, json."""
+"""Renderers of what the rules concluded: a judgment's line as the CLI and the pages show it (name,
+places, reading, valence, sources), and HOW chains and WHY-NOT reports as text, markdown, html
+and json."""
 from __future__ import annotations
 
 import html

@@ -19,7 +19,7 @@ class Step:
     volume: str = ""        # 卷一 …
 
     def source(self):
-        """The verse as a source {book, volume, seed, para, quote} (engine.judging.cite prints it)."""
+        """The verse as a source {book, volume, seed, para, quote} (rules.kbload.cite prints it)."""
         return {"book": self.book, "volume": self.volume, "seed": self.seed, "para": self.para, "quote": self.verse}
 
     def to_dict(self):

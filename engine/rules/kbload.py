@@ -1,4 +1,5 @@
-"""Loading and validating the knowledge base (kb/, YAML only).
+"""Loading and validating the knowledge base (kb/, YAML only).  One thing, hence one module over 800
+lines: reading every kind of KB entry with its file and line, and checking its structure.
 
 Every KB file is a YAML mapping with any of the keys ``tables``, ``rules``, ``macros``,
 ``verses``, ``books``, ``options``, ``questions``.  Every source is a paragraph of a seed text
@@ -55,7 +56,7 @@ class LMap(dict):
         return self.key_lines.get(key, self.line)
 
     def __reduce__(self):
-        # a cached KB (engine/cache.py) was checked already: the key lines are left out
+        # a cached KB (rules/cache.py) was checked already: the key lines are left out
         return _lmap, (dict(self), self.line)
 
 
@@ -330,7 +331,7 @@ def load_kb(root=None, only=None, collect=False):
     """Load and validate a KB folder.  `only`: a tuple of top-level sub-folders to read.
 
     With collect=True returns (kb, errors) instead of raising on the first error.  A whole,
-    valid KB is kept in the user's cache (engine/cache.py), keyed by its files' content.
+    valid KB is kept in the user's cache (rules/cache.py), keyed by its files' content.
     """
     from liuren.rules import cache
     root = pathlib.Path(root) if root else packaged_kb_dir()

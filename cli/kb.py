@@ -13,15 +13,13 @@ from liuren.rules.kbload import MANIFEST
 
 
 def cmd_judge(a):
-    from liuren.rules.judging import judge
     from liuren.explain.boardtext import board_text
     kw = cast_kwargs(a)
+    kw.pop("kb", None)
     variants = Q.parse_variants(a.variant)
-    if variants:
-        Q.check_variants(kb_of(a), variants)
     keep = Q.book_filter(kb_of(a), a.book)
     lang = lang_of(a.lang)
-    r = judge(dict(kw, variants=variants, question=a.question, kb=a.kb))
+    r = Q.judged(kw, variants=variants, question=a.question, kb=a.kb)
     if a.json:
         d = r.to_dict(lang=lang)
         if keep:

@@ -89,3 +89,16 @@ def check_kb_arg(a):
     """--kb names a folder: an empty value is an error, not the installed kb/."""
     if getattr(a, "kb", None) is not None and not str(a.kb).strip():
         raise InputError("--kb '': give a knowledge-base folder (or leave --kb out for the installed kb/)")
+
+
+def check_no_empty(a):
+    """An empty value is no value: `--kind ''`, `--day ''`, `rules show ''` or `--output ''` is an
+    error naming the option, never "everything" or a default."""
+    for k, v in vars(a).items():
+        if k in ("fn", "moment") or k.startswith("_"):
+            continue
+        values = v if isinstance(v, list) else [v]
+        for x in values:
+            if isinstance(x, str) and not x.strip():
+                name = k if k in ("rule", "symbol") else "--" + k.rstrip("_").replace("_", "-")
+                raise InputError(f"{name} {x!r}: give a value (an empty one means nothing)")

@@ -98,8 +98,9 @@ def main(argv=None):
     p = build_parser()
     a = p.parse_args(argv)
     try:
-        from liuren.cli.args import check_kb_arg
+        from liuren.cli.args import check_kb_arg, check_no_empty
         check_kb_arg(a)
+        check_no_empty(a)
         rc = a.fn(a)
     except LiurenError as e:
         print(f"liuren: {e}", file=sys.stderr)

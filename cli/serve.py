@@ -44,14 +44,20 @@ def cmd_serve(a):
         app = create_app(a.kb)                     # the network is compiled here, before the URL is printed
         print(f"liuren serve: {url}  (KB {app.state.svc.kb.root}; Ctrl-C stops)", flush=True)
         server = uvicorn.Server(uvicorn.Config(app, **config))
-        server.run(sockets=[sock])
+        try:
+            server.run(sockets=[sock])
+        except KeyboardInterrupt:               # Ctrl-C: stopped, not a traceback
+            pass
     else:
         if a.kb:
             os.environ[KB_ENV] = os.path.abspath(a.kb)
         print(f"liuren serve: {url}  ({a.workers} workers, each compiling the network at start-up; Ctrl-C stops)",
               flush=True)
         # the workers share the bound socket (uvicorn's fd=): the printed port is theirs
-        uvicorn.run("liuren.web.app:app_from_env", factory=True, fd=sock.fileno(), workers=a.workers, **config)
+        try:
+            uvicorn.run("liuren.web.app:app_from_env", factory=True, fd=sock.fileno(), workers=a.workers, **config)
+        except KeyboardInterrupt:
+            pass
     return 0
 
 

@@ -52,7 +52,7 @@ def board_space(months="all", daynight="both", options=None, days=60, question=N
 
 def _months(spec):
     spec = str(spec)
-    if spec.isdigit():
+    if spec.isascii() and spec.isdigit():
         n = int(spec)
         if not 1 <= n <= 12:
             raise InputError(f"--months {spec}: between 1 and 12, or all, or branches like 寅,申")

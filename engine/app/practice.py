@@ -3,6 +3,7 @@ checked against the cast and the judgment, each missed or wrongly claimed 格 wi
 from __future__ import annotations
 
 import random
+import re
 
 from liuren.app import queries as Q
 from liuren.app.params import GATES, cast_kwargs
@@ -15,7 +16,7 @@ def practice_seed(p):
     s = p.get("seed")
     if s is None:
         return None
-    if not s.isdigit() or len(s) > 9:
+    if not re.fullmatch(r"[0-9]{1,9}", s):
         raise InputError(f"seed {s!r}: give a whole number (0 … 999999999)")
     return int(s)
 

@@ -74,7 +74,8 @@ def rules_rows(kb, kind=None, source=None, lang=DEFAULT):
         raise InputError(f"--kind {kind!r} is not a kind (kinds: {'、'.join(RULE_KINDS)})")
     if source:
         seeds = sorted({s[:3] for s in kb.books if s} | {(s.get("seed") or "")[:3] for e in listed(kb) for s in e.source} - {""})
-        if source[:3] not in seeds:
+        full = {s for s in kb.books if s} | {s.get("seed") for e in listed(kb) for s in e.source if s.get("seed")}
+        if source not in seeds and source not in full:
             raise InputError(f"--source {source!r}: no entry cites it (seeds: {'、'.join(seeds)})")
     rows = []
     for e in listed(kb):
@@ -110,6 +111,8 @@ def find_entries(kb, key):
 def resolve_entry(kb, key):
     """One entry for a typed name (an id, a name or alias, or a label in either language); an
     unknown name names the nearest, an ambiguous one its candidates."""
+    if not isinstance(key, str) or not key.strip():
+        raise InputError(f"{key!r}: give a rule's id or name")
     found = find_entries(kb, key)
     if not found:
         near = kb.suggest(key)

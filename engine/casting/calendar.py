@@ -32,7 +32,9 @@ JIEQI_NAMES = {
 }
 
 _ISO = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}[T ]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?"
-                  r"(Z|[+-]\d{2}:?\d{2})?$")
+                  r"(Z|[+-]\d{2}:?\d{2}(:\d{2}(\.\d+)?)?)?$")
+# an offset's hours, minutes and seconds (a local mean time, as cast prints it, has seconds)
+_OFFSET = re.compile(r"([+-])(\d{2}):?(\d{2})(?::(\d{2})(?:\.\d+)?)?$")
 
 
 _POSIX_TZ = re.compile(r"^[A-Za-z]{3,}[+-]?\d{1,2}(:\d{2}){0,2}([A-Za-z]{3,}([+-]?\d{1,2}(:\d{2}){0,2})?(,.*)?)?$")
@@ -70,15 +72,19 @@ def parse_moment(moment, tz=None):
             raise InputError(
                 f"cannot read the moment {moment!r}: give a date and a time, e.g. 2026-11-30T14:05+08:00 "
                 "or '2026-11-30 14:05' with --tz Asia/Shanghai")
+        off = _OFFSET.search(s) if not s.endswith("Z") else None
+        if off and (int(off.group(2)) > 23 or int(off.group(3)) > 59 or int(off.group(4) or 0) > 59):
+            raise InputError(f"cannot read the moment {moment!r}: the offset {off.group(0)} is not a time offset "
+                             "(hours up to 23, minutes and seconds up to 59)")
         try:
             m = dt.datetime.fromisoformat(s.replace("Z", "+00:00"))
         except ValueError:
             raise InputError(f"cannot read the moment {moment!r}: not a real date or time") from None
-    z = zone(tz)
     if m.tzinfo is None:
+        z = zone(tz)                # a local moment: in --tz, else in this machine's zone (TZ included)
         m = m.replace(tzinfo=z) if z else m.astimezone()
-    elif z is not None:
-        m = m.astimezone(z)
+    elif tz is not None:
+        m = m.astimezone(zone(tz))  # an explicit --tz converts the instant to that zone's clock
     if not YEAR_RANGE[0] <= m.year <= YEAR_RANGE[1] or not YEAR_RANGE[0] <= m.astimezone(CHINA).year <= YEAR_RANGE[1]:
         raise InputError(f"the moment {moment!r} is outside the calendar's range "
                          f"({YEAR_RANGE[0]}–{YEAR_RANGE[1]})")
@@ -187,15 +193,19 @@ def moment_inputs(m, day_boundary=23):
 def year_of_birth(born):
     """(year number by 立春, year 干支) from 1990 or 1990-02-01 (a date: 立春 decides the year)."""
     s = str(born).strip()
-    if re.fullmatch(r"\d{4}", s):
+    if re.fullmatch(r"[0-9]{4}", s):
         y = int(s)
         if not YEAR_RANGE[0] - 100 <= y <= YEAR_RANGE[1]:
             raise InputError(f"--born {born!r}: the year must be between {YEAR_RANGE[0] - 100} and {YEAR_RANGE[1]}")
         return y, JIAZI[(y - 4) % 60]
     try:
-        d = dt.date.fromisoformat(s)
+        d = dt.date.fromisoformat(s) if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", s) else None
     except ValueError:
-        raise InputError(f"--born {born!r}: give a year (1990) or a date (1990-02-01)") from None
+        d = None
+    if d is None:
+        raise InputError(f"--born {born!r}: give a year (1990) or a date (1990-02-01)")
+    if not YEAR_RANGE[0] - 100 <= d.year <= YEAR_RANGE[1]:
+        raise InputError(f"--born {born!r}: the year must be between {YEAR_RANGE[0] - 100} and {YEAR_RANGE[1]}")
     from lunar_python import Solar
     gz = Solar.fromYmdHms(d.year, d.month, d.day, 12, 0, 0).getLunar().getEightChar().getYear()
     y = next(c for c in (d.year, d.year - 1) if JIAZI[(c - 4) % 60] == gz)
@@ -205,8 +215,10 @@ def year_of_birth(born):
 def year_ganzhi(year):
     """A year given as a number (2026) or as a 干支 (丙午) -> (number or None, 干支)."""
     s = str(year).strip()
-    if re.fullmatch(r"\d{1,4}", s):
+    if re.fullmatch(r"[0-9]{4}", s):
         y = int(s)
+        if not YEAR_RANGE[0] - 100 <= y <= YEAR_RANGE[1]:
+            raise InputError(f"--year {year!r}: the year must be between {YEAR_RANGE[0] - 100} and {YEAR_RANGE[1]}")
         return y, JIAZI[(y - 4) % 60]
     if s in JIAZI:
         return None, s

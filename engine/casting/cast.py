@@ -330,6 +330,9 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
             raise InputError("give either a moment or --day with --jiang/--hour (or --on), not both")
         if day is None:
             raise InputError("--jiang/--hour/--on need --day (the day 干支, e.g. 丁卯)")
+        if tz is not None:
+            raise InputError(f"--tz {str(tz)[:40]!r}: a time zone belongs to a moment; a board given by its day "
+                             "and 月將加占時 has none")
         day = parse_ganzhi(day, "--day")
         if on is not None:
             if jiang is not None or hour is not None:
@@ -395,6 +398,9 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
     sexname = {"m": "男", "f": "女"}.get(str(sex), sex) if sex is not None else None
     if born is not None:
         by, benming_gz = cal.year_of_birth(born)
+        born_date = str(born).strip()
+        if moment_iso and len(born_date) == 10 and born_date > moment_iso[:10]:
+            raise InputError(f"--born {born!r} is after the moment ({moment_iso[:10]})")
         benming = benming_gz[1]
         if sexname is None:
             notes.append(note_text("sex"))

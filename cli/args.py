@@ -36,6 +36,12 @@ def cast_args(p):
     g.add_argument("--sex", help="m or f (行年)")
     g.add_argument("--benming", help="本命 given directly, as the books do (寅, or 丙寅); instead of --born")
     g.add_argument("--xingnian", help="行年 given directly (未, or 乙未); instead of --born/--sex")
+    g.add_argument("--partner-born", dest="partner_born", help="a second person (夫 or 妻): birth year or date")
+    g.add_argument("--partner-sex", dest="partner_sex", help="the second person's sex, m or f")
+    g.add_argument("--partner-benming", dest="partner_benming", help="the second person's 本命 given directly")
+    g.add_argument("--partner-xingnian", dest="partner_xingnian", help="the second person's 行年 given directly")
+    g.add_argument("--term-day", dest="term_day", help="explicit cast: the day holds this 節氣 (立春 … 大寒)")
+    g.add_argument("--lunar", help="explicit cast: the day's lunar date as M-D (9-3; 閏4-10)")
     o = p.add_argument_group("casting options (default first)")
     o.add_argument("--guiren", help="甲牛|甲羊: 貴人 school")
     o.add_argument("--shehai", help="count|mengzhong: how 涉害 decides")
@@ -46,6 +52,7 @@ def cast_args(p):
 def cast_kwargs(a):
     kw = {}
     for k in ("tz", "day", "jiang", "hour", "on", "year", "month", "born", "sex", "benming", "xingnian",
+              "partner_born", "partner_sex", "partner_benming", "partner_xingnian", "term_day", "lunar",
               "guiren", "shehai", "day_boundary", "yuejiang", "kb"):
         v = getattr(a, k, None)
         if v is not None:

@@ -11,12 +11,14 @@ MAX_REPEAT = 40          # values of one repeatable parameter
 MAX_QUERY = 4096         # characters in the whole query string
 
 CAST_KEYS = ("moment", "tz", "day", "jiang", "hour", "on", "night", "daytime", "year", "month", "born", "sex",
-             "benming", "xingnian", "guiren", "shehai", "day_boundary", "yuejiang")
+             "benming", "xingnian", "partner_born", "partner_sex", "partner_benming", "partner_xingnian",
+             "term_day", "lunar", "guiren", "shehai", "day_boundary", "yuejiang")
 JUDGE_KEYS = ("question", "variant")
 FILTER_KEYS = ("book", "kind", "valence", "all")
 VIEW_KEYS = ("why", "lang")
 MULTI = {"variant", "book", "kind", "valence", "ge"}
-ALIASES = {"day-boundary": "day_boundary"}
+ALIASES = {"day-boundary": "day_boundary", "partner-born": "partner_born", "partner-sex": "partner_sex",
+           "partner-benming": "partner_benming", "partner-xingnian": "partner_xingnian", "term-day": "term_day"}
 
 BOARD_KEYS = CAST_KEYS + JUDGE_KEYS + FILTER_KEYS + VIEW_KEYS
 GATES = ("賊克", "比用", "涉害", "遙克", "昴星", "別責", "八專", "伏吟", "返吟")

@@ -87,6 +87,8 @@ class Board:
     sex: str | None = None
     lunar: tuple | None = None       # (lunar month, day, last day of the month?, leap?) — moments only
     notes: tuple = field(default=())
+    partner: tuple | None = None     # the second person: (sex, 本命, 本命干支, 行年, 行年干支)
+    term_day: str | None = None      # the 節氣 the day holds (立春 …), if any
 
     # ---- views
     @property
@@ -179,4 +181,7 @@ class Board:
                        "leap": self.lunar[3]} if self.lunar else None),
             "options": dict(self.options),
             "notes": list(self.notes),
+            **({"partner": {"sex": self.partner[0], "benming": self.partner[2] or self.partner[1],
+                            "xingnian": self.partner[4] or self.partner[3]}} if self.partner else {}),
+            **({"term_day": self.term_day} if self.term_day else {}),
         }

@@ -187,25 +187,60 @@ def moment_inputs(m, day_boundary=23):
         "zhongqi": qi[1], "zhongqi_at": qi[0].isoformat(),
         "year_no": year_no,
         "lunar": lunar_date(*day_date.timetuple()[:3]),
+        "term_day": term_on(day_date, m.tzinfo),
     }
 
 
-def year_of_birth(born):
+def term_on(day_date, tzinfo):
+    """The 節氣 whose instant falls on a civil date (in the moment's zone), or None: 立春日, 冬至日 …"""
+    for at, name in _terms_around(day_date.year):
+        if at.date() in (day_date - dt.timedelta(days=1), day_date, day_date + dt.timedelta(days=1)):
+            if at.replace(tzinfo=CHINA).astimezone(tzinfo).date() == day_date:
+                return name
+    return None
+
+
+TERMS = ("立春 雨水 驚蟄 春分 清明 穀雨 立夏 小滿 芒種 夏至 小暑 大暑 "
+         "立秋 處暑 白露 秋分 寒露 霜降 立冬 小雪 大雪 冬至 小寒 大寒").split()
+
+
+def parse_term(term):
+    """--term-day: one of the 24 節氣 (立春 … 大寒), in traditional or simplified characters."""
+    s = str(term).strip()
+    name = JIEQI_NAMES.get(s, s)
+    if name not in TERMS:
+        raise InputError(f"--term-day {term!r}: give one of the 24 節氣 ({'、'.join(TERMS)})")
+    return name
+
+
+def parse_lunar(text):
+    """--lunar M-D (閏M-D for a leap month): (month, day, last day of the month?, leap?).  A month
+    has 29 or 30 days: day 30 is its last; day 29 is taken as not the last (give 30 for a 晦 of 30)."""
+    s = str(text).strip()
+    m = re.fullmatch(r"(閏)?([0-9]{1,2})-([0-9]{1,2})", s)
+    if not m or not 1 <= int(m.group(2)) <= 12 or not 1 <= int(m.group(3)) <= 30:
+        raise InputError(f"--lunar {text!r}: give the lunar month and day as M-D (9-3; 閏4-10 in a leap month), "
+                         "month 1–12, day 1–30")
+    day = int(m.group(3))
+    return int(m.group(2)), day, day == 30, bool(m.group(1))
+
+
+def year_of_birth(born, flag="--born"):
     """(year number by 立春, year 干支) from 1990 or 1990-02-01 (a date: 立春 decides the year)."""
     s = str(born).strip()
     if re.fullmatch(r"[0-9]{4}", s):
         y = int(s)
         if not YEAR_RANGE[0] - 100 <= y <= YEAR_RANGE[1]:
-            raise InputError(f"--born {born!r}: the year must be between {YEAR_RANGE[0] - 100} and {YEAR_RANGE[1]}")
+            raise InputError(f"{flag} {born!r}: the year must be between {YEAR_RANGE[0] - 100} and {YEAR_RANGE[1]}")
         return y, JIAZI[(y - 4) % 60]
     try:
         d = dt.date.fromisoformat(s) if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", s) else None
     except ValueError:
         d = None
     if d is None:
-        raise InputError(f"--born {born!r}: give a year (1990) or a date (1990-02-01)")
+        raise InputError(f"{flag} {born!r}: give a year (1990) or a date (1990-02-01)")
     if not YEAR_RANGE[0] - 100 <= d.year <= YEAR_RANGE[1]:
-        raise InputError(f"--born {born!r}: the year must be between {YEAR_RANGE[0] - 100} and {YEAR_RANGE[1]}")
+        raise InputError(f"{flag} {born!r}: the year must be between {YEAR_RANGE[0] - 100} and {YEAR_RANGE[1]}")
     from lunar_python import Solar
     gz = Solar.fromYmdHms(d.year, d.month, d.day, 12, 0, 0).getLunar().getEightChar().getYear()
     y = next(c for c in (d.year, d.year - 1) if JIAZI[(c - 4) % 60] == gz)

@@ -306,11 +306,18 @@ def _branch_or_ganzhi(value, what):
 
 
 def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, tz=None,
-         born=None, sex=None, year=None, month=None, benming=None, xingnian=None, kb=None, **options):
+         born=None, sex=None, year=None, month=None, benming=None, xingnian=None, kb=None,
+         partner_born=None, partner_sex=None, partner_benming=None, partner_xingnian=None,
+         term_day=None, lunar=None, **options):
     """Cast the board.  Either a moment (ISO string or aware datetime; None = now), or
     explicit `day` with `jiang` + `hour` or `on` ('亥加丑').  `born` + `sex` give 本命 and
     行年; or give them directly as the books do (`benming='寅', xingnian='未'`).  See OPTIONS
-    for **options; `kb` is another KB folder whose kb/core tables to cast with."""
+    for **options; `kb` is another KB folder whose kb/core tables to cast with.
+
+    A second person (the other of a couple, 夫行年 beside 妻行年) is given in the same forms:
+    `partner_born` + `partner_sex`, or `partner_benming` / `partner_xingnian`.  A board given by its
+    day knows no calendar: `term_day='立春'` says the day holds that 節氣, `lunar='9-3'` gives its
+    lunar date (a moment knows both itself)."""
     from liuren.casting import calendar as cal
     opts = check_options(options)
     kb = str(kb) if kb else None
@@ -323,7 +330,8 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
     year_no = None
     month_branch = None
     taisui = None
-    lunar = None
+    lunar_given, lunar = lunar, None
+    term = None
 
     if explicit:
         if moment is not None:
@@ -356,7 +364,14 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
             month_branch = mgz[1]
         else:
             notes.append(note_text("month"))
+        if term_day is not None:
+            term = cal.parse_term(term_day)
+        if lunar_given is not None:
+            lunar = cal.parse_lunar(lunar_given)
     else:
+        if term_day is not None or lunar_given is not None:
+            raise InputError("--term-day and --lunar are for a board given by its day; a moment knows its "
+                             "節氣 and lunar date itself")
         m = cal.now(tz) if moment is None else cal.parse_moment(moment, tz)
         if year is not None or month is not None:
             raise InputError("--year/--month are for explicit casts; a moment fixes them itself")
@@ -370,6 +385,7 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
         year_no = inp["year_no"]
         jieqi, zhongqi = inp["jieqi"], inp["zhongqi"]
         lunar = inp["lunar"]
+        term = inp["term_day"]
         if opts["yuejiang"] == "month":
             jiang = T.jiang_by_month[T.month_name[month_branch]]
         else:
@@ -391,36 +407,15 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
             by_el.setdefault(T.element[b], T.by_season[(season[1], b)])
         wangxiang = tuple(sorted(by_el.items(), key=lambda kv: "木火土金水".index(kv[0])))
 
-    given_benming, given_xingnian = benming, xingnian
-    benming = benming_gz = xn = xn_gz = None
-    if sex is not None and str(sex) not in ("m", "f", "男", "女"):
-        raise InputError(f"--sex {sex!r}: use m or f")
-    sexname = {"m": "男", "f": "女"}.get(str(sex), sex) if sex is not None else None
-    if born is not None:
-        by, benming_gz = cal.year_of_birth(born)
-        born_date = str(born).strip()
-        if moment_iso and len(born_date) == 10 and born_date > moment_iso[:10]:
-            raise InputError(f"--born {born!r} is after the moment ({moment_iso[:10]})")
-        benming = benming_gz[1]
-        if sexname is None:
-            notes.append(note_text("sex"))
-        elif year_no is None:
-            notes.append(note_text("yearno"))
-        elif year_no < by:
-            raise InputError(f"--born {born!r} is after the cast year {year_no}")
-        else:
-            start, direction_ = T.xingnian[sexname]
-            _, xn_gz = cal.xingnian(year_no, by, sexname, start, direction_)
-            xn = xn_gz[1]
-    elif sexname and given_benming is None and given_xingnian is None:
-        notes.append(note_text("born"))
-    if given_benming is not None or given_xingnian is not None:
-        if born is not None:
-            raise InputError("give --born (with --sex) or --benming/--xingnian, not both")
-        if given_benming is not None:
-            benming, benming_gz = _branch_or_ganzhi(given_benming, "--benming")
-        if given_xingnian is not None:
-            xn, xn_gz = _branch_or_ganzhi(given_xingnian, "--xingnian")
+    sexname, benming, benming_gz, xn, xn_gz = _person(born, sex, benming, xingnian, year_no, moment_iso, T, notes)
+    partner = None
+    if any(x is not None for x in (partner_born, partner_sex, partner_benming, partner_xingnian)):
+        if partner_born is not None and partner_sex is None:
+            raise InputError("--partner-born needs --partner-sex (m or f): the other person's 行年 counts by sex")
+        if partner_born is not None and year_no is None:
+            raise InputError("--partner-born needs the year (--year 2026): 行年 counts from it")
+        partner = _person(partner_born, partner_sex, partner_benming, partner_xingnian, year_no, moment_iso, T,
+                          None, "--partner-")
     return Board(
         day=day, day_yinyang=T.yinyang[day[0]], jiang=jiang, jiang_name=T.jiang_name[jiang], hour=hour,
         offset=offset, daytime=daytime, plate_t=tuple(badd(b, offset) for b in BRANCHES),
@@ -430,7 +425,45 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
         options=tuple(sorted(opts.items())), pillars=tuple(pillars), jieqi=jieqi, zhongqi=zhongqi,
         moment=moment_iso, month_branch=month_branch, season=season, wangxiang=wangxiang,
         taisui=taisui, benming=benming, benming_gz=benming_gz, xingnian=xn, xingnian_gz=xn_gz,
-        born=str(born) if born is not None else None, sex=sexname, lunar=lunar, notes=tuple(notes))
+        born=str(born) if born is not None else None, sex=sexname, lunar=lunar, notes=tuple(notes),
+        partner=partner, term_day=term)
+
+
+def _person(born, sex, benming, xingnian, year_no, moment_iso, T, notes, flag="--"):
+    """(sex, 本命, 本命干支, 行年, 行年干支) of a person, from a birth and a sex or given directly.
+    `notes` collects what is missing (the asker's); None: the caller has made sure it is whole."""
+    from liuren.casting import calendar as cal
+    given_benming, given_xingnian = benming, xingnian
+    benming = benming_gz = xn = xn_gz = None
+    if sex is not None and str(sex) not in ("m", "f", "男", "女"):
+        raise InputError(f"{flag}sex {sex!r}: use m or f")
+    sexname = {"m": "男", "f": "女"}.get(str(sex), sex) if sex is not None else None
+    if born is not None:
+        by, benming_gz = cal.year_of_birth(born, f"{flag}born")
+        born_date = str(born).strip()
+        if moment_iso and len(born_date) == 10 and born_date > moment_iso[:10]:
+            raise InputError(f"{flag}born {born!r} is after the moment ({moment_iso[:10]})")
+        benming = benming_gz[1]
+        if sexname is None:
+            notes.append(note_text("sex"))
+        elif year_no is None:
+            notes.append(note_text("yearno"))
+        elif year_no < by:
+            raise InputError(f"{flag}born {born!r} is after the cast year {year_no}")
+        else:
+            start, direction_ = T.xingnian[sexname]
+            _, xn_gz = cal.xingnian(year_no, by, sexname, start, direction_)
+            xn = xn_gz[1]
+    elif sexname and given_benming is None and given_xingnian is None and notes is not None:
+        notes.append(note_text("born"))
+    if given_benming is not None or given_xingnian is not None:
+        if born is not None:
+            raise InputError(f"give {flag}born (with {flag}sex) or {flag}benming/{flag}xingnian, not both")
+        if given_benming is not None:
+            benming, benming_gz = _branch_or_ganzhi(given_benming, f"{flag}benming")
+        if given_xingnian is not None:
+            xn, xn_gz = _branch_or_ganzhi(given_xingnian, f"{flag}xingnian")
+    return sexname, benming, benming_gz, xn, xn_gz
 
 
 def lesson_table(day=None, **options):

@@ -27,6 +27,12 @@ BUILTIN_FACTS = {
     "遁": {"fields": ["支", "干"], "text": "{支} 遁{干}", "doc": "遁干: within the day's 旬 the branch 支 carries the stem 干"},
     "農曆": {"fields": ["月", "日", "晦"], "text": "農曆{月}月{日}日",
              "doc": "the lunar date of the day (moment casts only): month, day, 晦 是 on the month's last day"},
+    "節日": {"fields": ["節"], "text": "今日交{節}",
+             "doc": "the day holds the 節氣 節 (立春 … 大寒): from a moment's calendar, or --term-day on a board given "
+                    "by its day (卷九 ¶625 天禍, ¶723 天寇)"},
+    "夫妻行年": {"fields": ["夫", "夫干", "妻", "妻干"], "text": "夫行年 {夫干}{夫}，妻行年 {妻干}{妻}",
+               "doc": "the 行年 of husband and wife (branch and stem), when the asker and the second person "
+                      "(--partner-…) are a man and a woman and both 行年 are known (卷八 ¶196–249 繁昌, 旺孕; ¶281 解離)"},
     "問": {"fields": ["問"], "text": "所問：{問}", "doc": "the question being asked (liuren judge --question)"},
     "人": {"fields": ["性別"], "text": "問者 {性別}", "doc": "the asker's sex when given (男/女)"},
     # asserted by the engine itself for every firing of a judgment rule (kinds 格 神煞 斷 總則 類相 占驗)
@@ -87,6 +93,12 @@ def board_facts(board, question=None):
         add("人", 性別=board.sex)
     if board.lunar:
         add("農曆", 月=board.lunar[0], 日=board.lunar[1], 晦="是" if board.lunar[2] else "否")
+    if board.term_day:
+        add("節日", 節=board.term_day)
+    if board.partner and board.sex and board.xingnian_gz and board.partner[4] and {board.sex, board.partner[0]} == {"男", "女"}:
+        mine, theirs = board.xingnian_gz, board.partner[4]
+        husband, wife = (mine, theirs) if board.sex == "男" else (theirs, mine)
+        add("夫妻行年", 夫=husband[1], 夫干=husband[0], 妻=wife[1], 妻干=wife[0])
     if question:
         add("問", 問=question)
     return out

@@ -382,6 +382,10 @@ def _related(kb, a, b):
     return False
 
 
+# inputs the audit's space never gives: a second person, the 節氣 a day holds, a lunar date
+OUTSIDE_INPUTS = ("partner_born", "partner_sex", "partner_benming", "partner_xingnian", "term_day", "lunar")
+
+
 def never_reason(kb, x, asked=(), options=None):
     """Why an entry may not have fired in the space: declared unreachable (with the KB's reason);
     gated on a question this audit did not ask (`--question` audits one) — by its condition, by
@@ -431,6 +435,7 @@ def never_reason(kb, x, asked=(), options=None):
     for b in fires:
         hour = b.get("hour") or (str(b.get("on", ""))[-1:] or None)
         extra = sorted(k for k in b if k in OPTIONS and (options or {}).get(k) != b[k])
+        extra += sorted(k for k in b if k in OUTSIDE_INPUTS)
         if (hour and hour != "子") or extra:
             # this audit casts at 占時 子 with its own options: the rule fires on its example board
             return {"reason": "outside the space", "example": b}

@@ -38,7 +38,7 @@ from experta.matchers.rete.mixins import ChildNode
 from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode, WhereNode
 from experta.matchers.rete.token import Token
 
-from liuren.rules.rete import IndexedMatchNode, IndexedNotNode, _nodes, _ops, _remove, recount_left
+from liuren.rules.rete import IndexedMatchNode, IndexedNotNode, NetToken, _nodes, _ops, _remove, recount_left
 
 VALID = Token.TagType.VALID
 
@@ -200,13 +200,13 @@ _GROUPED = object()         # a join's right side, activated by its alpha path's
 # makes it again on loading — one call each, instead of cloudpickle rebuilding every closure
 # cell by cell.
 def _new_side(shape, K, SO, BO, BS, used, C):
-    fn = _side_factory(*shape)(K, SO, BO, BS, used, C, VALID, tuple.__new__, Token, _remove_keyed)
+    fn = _side_factory(*shape)(K, SO, BO, BS, used, C, VALID, tuple.__new__, NetToken, _remove_keyed)
     fn._make = ("side", shape, (K, SO, BO, BS, used, C))
     return fn
 
 
 def _new_group(shape, K, BR, used, J):
-    fn = _group_factory(*shape)(K, BR, used, J, VALID, tuple.__new__, Token, _remove_keyed)
+    fn = _group_factory(*shape)(K, BR, used, J, VALID, tuple.__new__, NetToken, _remove_keyed)
     fn._make = ("group", shape, (K, BR, used, J))
     return fn
 
@@ -602,7 +602,7 @@ def _index(tokens, join):
     out = {}
     for e in tokens:
         if type(e[1]) is not tuple:
-            e = tuple.__new__(Token, (e[0], tuple(e[1]), e[2]))
+            e = tuple.__new__(NetToken, (e[0], tuple(e[1]), e[2]))
         out.setdefault(get(e[2]), []).append(e)
     return out
 

@@ -25,7 +25,7 @@ from liuren.rules.facts import BUILTIN_FACTS  # noqa: E402
 from liuren.rules.conditions import VAR_RE, dnf, expand_macros, gating_questions, then_facts  # noqa: E402,F401
 from liuren.rules.kbload import JUDGMENT_KINDS  # noqa: E402
 from liuren.rules.beta import specialize  # noqa: E402
-from liuren.rules.rete import (LiurenMatcher, _KeyedActivation, dirty_conflict_sets, fast_tokens, index_joins,  # noqa: E402
+from liuren.rules.rete import (LiurenMatcher, _KeyedActivation, dirty_conflict_sets, index_joins,  # noqa: E402
                    restore, route_bus, snapshot)
 
 TEST_FUNCS = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
@@ -508,7 +508,6 @@ class BoardEngine(KnowledgeEngine):
         self.reset()
         self.running = True
         if indexed:
-            fast_tokens()
             index_joins(self.matcher.root_node)
             dirty_conflict_sets(self.matcher)
             route_bus(self.matcher.root_node, getattr(self, "alpha_filters", None))
@@ -916,9 +915,10 @@ def build(kb, variants=None, indexed=True, question=None, only=None, declared=()
         except Exception as e:  # noqa: BLE001 — one line, never a traceback
             raise KBError(kb.root, 0, f"cannot compile the rules: {type(e).__name__}: {e}") from None
         if not indexed:
-            # experta's own network, as it builds it: what the speed-ups are compared with
-            from experta.matchers.rete import ReteMatcher
-            cls = type(cls.__name__, (cls,), {"__matcher__": ReteMatcher})
+            # experta's own network, as it builds it: what the speed-ups are compared with (its
+            # plain field tests read fields named 一 二 三 as fields: rete.FieldCheck)
+            from liuren.rules.rete import ExpertaMatcher
+            cls = type(cls.__name__, (cls,), {"__matcher__": ExpertaMatcher})
         eng = cls()
         eng.compiled = compiled
         eng.load_static(static, indexed)

@@ -38,8 +38,6 @@ def _engine(kb_dir, variants, question):
         key = hashlib.sha256(repr((kb.digest, str(kb.root.resolve()), variants, question)).encode()).hexdigest()
         eng = cache.read("engine", key, netcache.engine_loader(kb))
         if eng is not None and getattr(eng, "kb", None) is kb:
-            from liuren.rules.rete import fast_tokens
-            fast_tokens()                   # the process-wide part of the speed-ups (rete.py)
             kb.fact_text.update(eng.fact_text_extra)      # the words of the compiler's helper facts
             return eng
     before = set(kb.fact_text)

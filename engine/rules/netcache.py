@@ -3,7 +3,9 @@ pickled with cloudpickle, without the KB it was compiled from — its rules, row
 referred to by id and taken from the KB loaded at the other end.  rules.cache stores the bytes."""
 from __future__ import annotations
 
+import copyreg
 import pickle
+from collections import OrderedDict
 
 def engine_pickler(kb):
     """A pickler for a compiled network: experta's network (dynamic classes, generated
@@ -15,6 +17,7 @@ def engine_pickler(kb):
     from experta.fact import Fact
 
     from liuren.rules.beta import rebuild
+    from liuren.rules.rete import NetToken
 
     from liuren.rules.compile import fact_class
     from liuren.rules.kbload import KB, Row, Rule, Table
@@ -49,10 +52,24 @@ def engine_pickler(kb):
                 # the alpha network dispatches on it, and board facts are made with it
                 return fact_class, (obj.fact_type,)
             t = type(obj)
-            # experta's tuple-based classes (patterns, constraints, tokens) take their items
-            # as separate arguments, not as one tuple: rebuild them as tuples with their state
-            if isinstance(obj, tuple) and t is not tuple and t.__module__.startswith("experta"):
+            # experta's tuple-based classes (patterns, constraints, tokens, and rete.NetToken)
+            # take their items as separate arguments, not as one tuple: rebuild them as tuples
+            # with their state
+            if isinstance(obj, tuple) and t is not tuple and (t.__module__.startswith("experta") or t is NetToken):
                 return _rebuild_tuple, (t, tuple(obj), getattr(obj, "__dict__", None) or None)
+            if t.__module__.startswith("experta.") and t.__reduce_ex__ is object.__reduce_ex__ \
+                    and t.__reduce__ is object.__reduce__ and t.__getstate__ is object.__getstate__ \
+                    and not isinstance(obj, type):
+                # an instance of one of experta's own classes (a node, the agenda …): what
+                # object.__reduce_ex__ would give, without its copyreg.__slotnames__ cache,
+                # which it would write into experta's class (experta is left as found)
+                return (copyreg.__newobj__, (t,), getattr(obj, "__dict__", None) or None,
+                        iter(obj) if isinstance(obj, list) else None,
+                        iter(obj.items()) if isinstance(obj, dict) else None)
+            if t.__module__.startswith("experta.") and isinstance(obj, OrderedDict) \
+                    and t.__reduce__ is OrderedDict.__reduce__ and t.__getstate__ is object.__getstate__:
+                # experta's FactList: OrderedDict.__reduce__, without the same cache
+                return (t, (), getattr(obj, "__dict__", None) or None, None, iter(obj.items()))
             return super().reducer_override(obj)
 
     return Pickler

@@ -18,8 +18,8 @@ judging time.  Here:
   them directly, without experta's token copies;
 * dirty_conflict_sets: only the conflict sets a token reached are asked for activations, and
   each activation's hash is worked out once;
-* fast_tokens: tokens skip experta's type validation, and the network's tokens carry their
-  facts as a tuple;
+* NetToken: the network's tokens skip experta's type validation and carry their facts as a
+  tuple;
 * snapshot / restore: the memories after the tables are loaded, put back before each board
   (only the nodes the board touched).
 
@@ -32,22 +32,20 @@ from __future__ import annotations
 import operator
 
 from experta.activation import Activation
-from experta.matchers.rete.check import FactCapture, TypeCheck
+from experta.fact import Fact
+from experta.matchers.rete.check import FactCapture, FeatureCheck, TypeCheck
 from experta.matchers.rete.nodes import NotNode, OrdinaryMatchNode
 from experta.matchers.rete.token import Token
 
+VALID, INVALID = Token.TagType.VALID, Token.TagType.INVALID
 
-def fast_tokens():
-    """Token(tag, data, context) without re-validating every fact on each copy; alpha tests
-    without the per-test debug logging (experta formats a log call for every test of every
-    fact, even with logging off).  The tokens the indexed network makes (route_bus,
-    IndexedMatchNode) carry their facts as a tuple rather than a set: cheaper to build by
-    concatenation and to free; whatever needs a set (conflict sets, NotNode memories) makes a
-    frozenset of it, as experta does anyway."""
-    if getattr(Token, "_liuren_fast", False):
-        return
-    from experta.fact import Fact
-    from experta.matchers.rete.check import FeatureCheck
+
+class NetToken(Token):
+    """experta's Token as our network makes it: its facts as a tuple (cheaper to build by
+    concatenation and to free; whatever needs a set — conflict sets, negation memories — makes
+    a frozenset of it, as experta does anyway), made without experta's validation of every fact
+    on each copy.  experta's own Token class is left as it is (tests/test_experta_untouched.py):
+    the network makes these, and experta's nodes treat them as Tokens."""
 
     def __new__(cls, tag, data, context=None):
         if context is None:
@@ -56,14 +54,42 @@ def fast_tokens():
             data = {data}
         return tuple.__new__(cls, (tag, set(data), context))
 
-    VALID = Token.TagType.VALID
-
     def is_valid(self):
         return self.tag is VALID
 
-    original_call = FeatureCheck.__call__
+    def copy(self):
+        data = self.data
+        return tuple.__new__(type(self), (self.tag, data if type(data) is tuple else set(data), self.context.copy()))
 
-    def feature_call(self, data, is_fact=True):
+
+def _feature_test(check):
+    """An alpha test that route_bus cannot inline (kind 2 of _ops), as a function of the fact:
+    for a FeatureCheck of a plain field, its check on the field's value without experta's
+    per-test debug logging (experta formats a log call for every test of every fact, even with
+    logging off) and nested-key walk; any other test, the check itself."""
+    what = getattr(check, "what", None)
+    if not (isinstance(check, FeatureCheck) and isinstance(what, str) and "__" not in what):
+        return check
+    fn, expected = check.check, check.expected
+
+    def test(fact):
+        try:
+            record = fact[what]
+        except (IndexError, KeyError, TypeError):
+            return False
+        return fn(record, expected)
+    return test
+
+
+class FieldCheck(FeatureCheck):
+    """experta's FeatureCheck for the network experta builds itself (ExpertaMatcher), with one
+    fix: a plain field is read as data[field].  experta walks the name split on '__', taking a
+    part that str.isnumeric() accepts for a list index — and the KB has fields named 一 二 三,
+    which it accepts and int() then refuses.  (Our own network reads fields in route_bus.)"""
+
+    _instances = {}                 # its own: FeatureCheck.__new__ interns in cls._instances
+
+    def __call__(self, data, is_fact=True):
         what = self.what
         if is_fact and isinstance(what, str) and "__" not in what:
             try:
@@ -71,17 +97,34 @@ def fast_tokens():
             except (IndexError, KeyError, TypeError):
                 return False
             return self.check(record, self.expected)
-        return original_call(self, data, is_fact)
+        return FeatureCheck.__call__(self, data, is_fact)
 
-    def copy(self):
-        data = self.data
-        return tuple.__new__(type(self), (self.tag, data if type(data) is tuple else set(data), self.context.copy()))
 
-    Token.__new__ = __new__
-    Token.is_valid = is_valid
-    Token.copy = copy
-    FeatureCheck.__call__ = feature_call
-    Token._liuren_fast = True
+def _experta_matcher():
+    from experta.matchers.rete import ReteMatcher
+    from experta.matchers.rete.nodes import FeatureTesterNode
+
+    class ExpertaMatcher(ReteMatcher):
+        """experta's own ReteMatcher, the network the speed-ups are compared with
+        (tests/test_engine.py), its plain field tests made FieldChecks."""
+
+        @staticmethod
+        def build_alpha_part(ruleset, root_node):
+            terminals = ReteMatcher.build_alpha_part(ruleset, root_node)
+            mine, stack = {}, [root_node]
+            while stack:
+                node = stack.pop()
+                stack.extend(c.node for c in node.children)
+                m = getattr(node, "matcher", None)
+                if type(node) is FeatureTesterNode and type(m) is FeatureCheck and isinstance(m.what, str) \
+                        and "__" not in m.what:
+                    c = mine.get(id(m))
+                    if c is None:
+                        c = mine[id(m)] = tuple.__new__(FieldCheck, tuple(m))
+                    node.matcher = c
+            return terminals
+
+    return ExpertaMatcher
 
 
 def route_bus(root, filters=None):
@@ -136,7 +179,7 @@ def route_bus(root, filters=None):
     def run(fact, tag):
         fn = table.get(type(fact))
         if fn is None:
-            token = Token(tag, fact)
+            token = NetToken(tag, fact)
             for child in other:
                 child.callback(token)
             return
@@ -185,7 +228,7 @@ def _run_path(ops, outs, fact, tag):
             if v is missing or v == arg:
                 return
             continue
-        m = arg(fact)                       # any other experta test, as experta runs it
+        m = (what or arg)(fact)             # any other experta test, as experta runs it (_feature_test)
         if not m:
             return
         if isinstance(m, Mapping):
@@ -196,7 +239,7 @@ def _run_path(ops, outs, fact, tag):
                 elif ctx.get(key, value) != value or ((False, key) in ctx and ctx[(False, key)] == value):
                     return
             ctx.update(m)
-    token = tuple.__new__(Token, (tag, (fact,), ctx))
+    token = tuple.__new__(NetToken, (tag, (fact,), ctx))
     for cb in outs:
         cb(token)
 
@@ -225,7 +268,7 @@ def _compile_type(ftype, keyed, free):
     literal (field == value), looked up in a dict by the fact's value.  A path of plain tests
     (literal equality or inequality, predicate, variable binding, fact capture) is inlined as
     one `if`; a path with any other experta test is run by _run_path."""
-    env = {"M": _MISSING, "T": Token, "new": tuple.__new__, "run_path": _run_path}
+    env = {"M": _MISSING, "T": NetToken, "new": tuple.__new__, "run_path": _run_path}
     counter = [0]
 
     def const(v, prefix):
@@ -349,7 +392,7 @@ def _ops(checks):
             if lit is not None and lit[0] == what:
                 out.append((5, what, lit[1]))              # ~L(v): value != v
                 continue
-        out.append((2, None, m))
+        out.append((2, _feature_test(m), m))
     return tuple(out)
 
 
@@ -364,7 +407,6 @@ def _literal_check(m):
     return what, expected.value
 
 
-VALID = Token.TagType.VALID
 # A network's board count (Snapshot.epoch[0], one list per network): restore() moves it on, and a
 # join node that meets its first token of a new board forgets the last board's tokens then
 # (instead of every node being emptied after every board); the nodes a board reached are listed
@@ -449,7 +491,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
             neg = self.__dict__.get("right_neg")
             if neg is None:
                 neg = self.right_neg = any(type(k) is tuple for k in ctx)
-        entry = token if data is token.data else tuple.__new__(Token, (token.tag, data, ctx))
+        entry = token if data is token.data else tuple.__new__(NetToken, (token.tag, data, ctx))
         if self.join is None:
             if self.loading:
                 mem = self.s_left if is_left else self.s_right
@@ -491,7 +533,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
                     newcontext = {**ctx, **other_context}
                 # a fresh tuple of facts (left side first) and a fresh context: build the token
                 # without copying
-                newtoken = tuple.__new__(Token, (tag, data + other_data if is_left else other_data + data,
+                newtoken = tuple.__new__(NetToken, (tag, data + other_data if is_left else other_data + data,
                                                  newcontext))
                 for child in children:
                     child.callback(newtoken)
@@ -517,7 +559,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
         data = token.data
         if type(data) is not tuple:
             data = tuple(data)
-            token = tuple.__new__(Token, (token.tag, data, ctx))
+            token = tuple.__new__(NetToken, (token.tag, data, ctx))
         key = self._get(ctx)
         tag = token.tag
         own = self.b_lidx
@@ -544,7 +586,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
                     newcontext = self._merge_negated(ctx, other_context)
                     if newcontext is None:
                         continue
-                newtoken = tuple.__new__(Token, (tag, data + other_data, newcontext))
+                newtoken = tuple.__new__(NetToken, (tag, data + other_data, newcontext))
                 for cb in callbacks:
                     cb(newtoken)
 
@@ -558,7 +600,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
         data = token.data
         if type(data) is not tuple:
             data = tuple(data)
-            token = tuple.__new__(Token, (token.tag, data, ctx))
+            token = tuple.__new__(NetToken, (token.tag, data, ctx))
         key = self._get(ctx)
         tag = token.tag
         own = self.b_ridx
@@ -585,7 +627,7 @@ class IndexedMatchNode(OrdinaryMatchNode):
                     newcontext = self._merge_negated(other_context, ctx)
                     if newcontext is None:
                         continue
-                newtoken = tuple.__new__(Token, (tag, other_data + data, newcontext))
+                newtoken = tuple.__new__(NetToken, (tag, other_data + data, newcontext))
                 for cb in callbacks:
                     cb(newtoken)
 
@@ -632,10 +674,11 @@ def recount_left(lefts, left_memory, ctx, inc, check, callbacks):
         if check is not None and not check(dict(left.context), ctx):
             continue
         count = left_memory[left] = left_memory[left] + inc
+        # TokenInfo.to_valid_token / to_invalid_token, made as the network's tokens
         if count == 0 and inc == -1:
-            newtoken = left.to_valid_token()
+            newtoken = tuple.__new__(NetToken, (VALID, set(left.data), dict(left.context)))
         elif count == 1 and inc == 1:
-            newtoken = left.to_invalid_token()
+            newtoken = tuple.__new__(NetToken, (INVALID, set(left.data), dict(left.context)))
         else:
             continue
         for cb in callbacks:
@@ -1140,3 +1183,4 @@ def _make_matcher():
 
 
 LiurenMatcher = _make_matcher()
+ExpertaMatcher = _experta_matcher()

@@ -107,6 +107,9 @@ def main(argv=None):
         return EXIT_USAGE
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:           # Ctrl-C: stopped, without a traceback
+        print(file=sys.stderr)
+        return 130
     return rc or 0
 
 

@@ -23,7 +23,7 @@ def cmd_serve(a):
     from liuren.errors import InputError
     from liuren.rules.kbload import load_kb
 
-    from liuren.web.app import KB_ENV, create_app
+    from liuren.web.app import KB_ENV, create_app, server_config
     if a.workers < 1:
         raise InputError(f"--workers {a.workers}: give 1 or more")
     if not 0 <= a.port <= 65535:
@@ -39,7 +39,7 @@ def cmd_serve(a):
     port = sock.getsockname()[1]
     host = f"[{a.host}]" if ":" in a.host else a.host
     url = f"http://{host}:{port}/"
-    config = dict(log_level="warning", access_log=False)
+    config = server_config()
     if a.workers == 1:
         app = create_app(a.kb)                     # the network is compiled here, before the URL is printed
         print(f"liuren serve: {url}  (KB {app.state.svc.kb.root}; Ctrl-C stops)", flush=True)

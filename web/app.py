@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Red
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from liuren.errors import JudgmentTimeout, LiurenError
 
@@ -53,6 +54,24 @@ class SafeJSON(JSONResponse):
 
 def _status(e):
     return 503 if isinstance(e, (JudgmentTimeout, S.Busy)) else 400
+
+
+IDLE_SECONDS = 5.0       # a connection that sends nothing, or nothing more, for this long is closed
+
+
+class IdleClosingH11(H11Protocol):
+    """uvicorn's h11 protocol, whose idle timer also runs from the moment a connection opens:
+    uvicorn by itself closes a kept-alive connection between requests, never one that sends nothing."""
+
+    def connection_made(self, transport):
+        super().connection_made(transport)
+        if self.timeout_keep_alive_task is None:
+            self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
+
+
+def server_config():
+    """uvicorn's settings for `liuren serve`: quiet logs, idle connections closed."""
+    return dict(log_level="warning", access_log=False, http=IdleClosingH11, timeout_keep_alive=IDLE_SECONDS)
 
 
 def create_app(kb=None, warm=True):

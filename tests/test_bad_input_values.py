@@ -94,3 +94,12 @@ def test_the_web_refuses_them_too(client, url):
     r = client.get(url)
     assert r.status_code == 400, (url, r.status_code)
     assert "<script>" not in r.text and "Traceback" not in r.text
+
+
+def test_api_judge_reads_all(client):
+    """/api/judge lists the placements (起例) as the CLI's JSON does; all=false leaves them out."""
+    every = client.get("/api/judge?day=丁卯&on=亥加丑&month=壬寅").json()["fired"]
+    without = client.get("/api/judge?day=丁卯&on=亥加丑&month=壬寅&all=false").json()["fired"]
+    assert any(f["kind"] == "起例" for f in every)
+    assert without == [f for f in every if f["kind"] != "起例"]
+    assert client.get("/api/judge?day=丁卯&on=亥加丑&all=maybe").status_code == 400

@@ -17,7 +17,7 @@ import time
 from types import SimpleNamespace
 
 from liuren.app import queries as Q
-from liuren.app.params import cast_kwargs
+from liuren.app.params import cast_kwargs, flag
 from liuren.errors import InputError, LiurenError
 from liuren.explain import words as L
 from liuren.explain.html import chain_graph, label_report
@@ -102,11 +102,13 @@ class Service:
         r = self.judged(p)
         keep = self.item_filter(p)
         d = r.to_dict()
-        if any(k in p for k in ("book", "kind", "valence")):
-            d["fired"] = [f.to_dict(r) for f in r.fired if keep(f)]
-            for k in ("book", "kind", "valence"):
+        # the JSON lists every firing, the placements (起例) too, as the CLI's; all=false leaves them out
+        placements = flag(p, "all") is not False
+        if any(k in p for k in ("book", "kind", "valence")) or not placements:
+            d["fired"] = [f.to_dict(r) for f in r.fired if keep(f) and (placements or f.kind != "起例")]
+            for k in ("book", "kind", "valence", "all"):
                 if k in p:
-                    d["books" if k == "book" else k] = list(p[k])
+                    d["books" if k == "book" else k] = list(p[k]) if k != "all" else placements
         if "why" in p:
             d["why"] = self.explain(r, self.entry(p["why"]).id)
         lang = L.check_lang(p.get("lang"))

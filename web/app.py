@@ -80,6 +80,10 @@ def create_app(kb=None, warm=True):
     app = FastAPI(title="liuren", version="0.1.0", docs_url=None, redoc_url=None,
                   description="大六壬: the board, the judgments and their chains (the JSON the CLI prints).")
     app.state.svc = svc
+    # responses over 1 kB go compressed to a client that accepts gzip (a judgment's JSON is ~1 MB)
+    from starlette.middleware.gzip import GZipMiddleware
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
+
     @app.get("/static/app.css", include_in_schema=False)
     def stylesheet():
         # the stylesheet of the board and judgment fragments, which explain/ owns (notebooks inline it)

@@ -123,11 +123,21 @@ def resolve_entry(kb, key):
     return found[0]
 
 
+def _kb_relative(kb, path):
+    """A KB file as the reader knows it: kb/juan3/ge.yaml, never the server's absolute path."""
+    import pathlib
+    p = pathlib.Path(path)
+    try:
+        return "kb/" + p.resolve().relative_to(kb.root.resolve()).as_posix()
+    except ValueError:
+        return p.name
+
+
 def rule_detail(kb, e, lang=DEFAULT):
     """`liuren rules show`: an entry as a plain dict (its KB meta, file, family links)."""
     label = label_of(e.meta, lang)
     d = {"id": e.id, "name": label or e.name, **({"name_zh": e.name} if label else {}), "kind": e.kind,
-         "file": f"{e.file}:{e.line}"}
+         "file": f"{_kb_relative(kb, e.file)}:{e.line}"}
     for k, v in e.meta.items():
         if k not in d:
             d[k] = v

@@ -51,3 +51,23 @@ def test_no_server_path(client, url):
     r = client.get(url)
     assert r.status_code == 200
     assert not ABSOLUTE.search(r.text), ABSOLUTE.search(r.text).group(0)
+
+
+def test_rules_pages_like_datasette(client):
+    """/rules: at most 100 rows a page with links on the names, sources as 《書》卷 ¶, facets with
+    counts (kind, book) that say where a filter that finds nothing would find something."""
+    t = client.get("/rules").text
+    rows = re.findall(r"<tr><td><a href=\"/rules/([^\"]+)\">([^<]+)</a>", t)
+    assert len(rows) == 100 and all(not name.startswith(("ge-", "dq", "jz", "yh", "j2")) for _, name in rows)
+    assert "《六壬經緯》卷3 ¶" in t and "¶" in t and not re.search(r"\b\d{3}¶\d", t)       # no seed numbers
+    assert 'rel="next"' in t and " / " in t
+    last = int(re.search(r"1 / (\d+)", t).group(1))
+    assert client.get(f"/rules?page={last}").status_code == 200
+    assert client.get(f"/rules?page={last + 1}").status_code == 400
+    assert client.get("/rules?page=x").status_code == 400
+    empty = client.get("/rules?kind=格&book=六壬大全").text
+    assert "課體</a> " in empty and "畢法</a> " in empty            # the 大全's entries are 課體 and 畢法
+    facet = re.search(r'<div class="facet"><h3>[^<]*</h3><ul>(.*?)</ul>', t, re.S).group(1)
+    counts = [int(n) for n in re.findall(r"<small>(\d+)</small>", facet)]
+    total = int(re.search(r"<h1>[^<]*<small>(\d+)</small>", t).group(1))
+    assert sum(counts) == total                                  # the kind facet counts every row

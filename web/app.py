@@ -207,19 +207,13 @@ def create_app(kb=None, warm=True):
     def rules(request: Request):
         lang = lang_of(request)
         try:
-            p = params(request, ("kind", "source", "book", "name", "lang"), multi={"book"})
+            p = params(request, ("kind", "source", "book", "name", "lang", "page"), multi={"book"})
             lang = L.check_lang(p.get("lang"))
-            rows = svc.rules_json(p)
+            view = V.rules_view(svc, p, lang)
         except LiurenError as e:
             return page_error(request, e, lang=lang)
         from liuren.rules.kbload import RULE_KINDS
-        for row in rows:
-            e = svc.kb.entries[row["id"]]
-            row["label"] = L.display_name(e, lang)
-            row["ja"] = (e.meta.get("labels") or {}).get("ja")
-        book_names = sorted({b.get("book", "") for b in svc.kb.books.values() if b.get("book")})
-        return page(request, "rules.html", {"lang": lang, "p": p, "rows": rows, "kinds": RULE_KINDS,
-                                            "book_names": book_names})
+        return page(request, "rules.html", {"lang": lang, "p": p, "kinds": RULE_KINDS, **view})
 
     @app.get("/rules/{rule:path}", response_class=HTMLResponse, summary="one rule: quote, conditions, examples")
     def rule(request: Request, rule: str):

@@ -71,3 +71,75 @@ def rule_view(svc, key, lang="zh"):
 
 def is_branch_value(x):
     return is_branch(x)
+
+
+PAGE_ROWS = 100          # rows of /rules on one page
+
+
+def cited_sources(kb, e):
+    """An entry's sources as a reader cites them, grouped by book and volume:
+    《六壬大全》卷七 ¶605、¶606；《六壬經緯》卷3 ¶7."""
+    groups = {}
+    for s in e.source:
+        if not s.get("seed") or "para" not in s:
+            continue
+        book, volume = kb.book_of(s)
+        groups.setdefault((book, volume), [])
+        if s["para"] not in groups[(book, volume)]:
+            groups[(book, volume)].append(s["para"])
+    return "；".join(f"《{b}》{v} " + "、".join(f"¶{n}" for n in ns) for (b, v), ns in groups.items())
+
+
+def _books_of(kb, e):
+    return {kb.book_of(s)[0] for s in e.source if s.get("seed")}
+
+
+def rules_view(svc, p, lang="zh"):
+    """/rules as Datasette shows a table: the rows that pass the filters, a page of them at a time,
+    and facets — the counts by kind and by book of what the other filters leave — each a link that
+    adds or removes that filter."""
+    from liuren.app.params import query_string
+    from liuren.errors import InputError
+    from liuren.rules.kbload import RULE_KINDS
+    page_no = p.get("page", "1")
+    if not re.fullmatch(r"[0-9]{1,6}", page_no) or int(page_no) < 1:
+        raise InputError(f"page {page_no!r}: give a page number (1, 2 …)")
+    page_no = int(page_no)
+    rows = svc.rules_json({k: v for k, v in p.items() if k != "page"})
+    kb = svc.kb
+    # facets: kinds among the rows the book and name filters leave, books among those the kind and name leave
+    by_kind = svc.rules_json({k: v for k, v in p.items() if k not in ("kind", "page")})
+    by_book = svc.rules_json({k: v for k, v in p.items() if k not in ("book", "page")})
+    kinds = {}
+    for r in by_kind:
+        kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
+    books = {}
+    for r in by_book:
+        for b in _books_of(kb, kb.entries[r["id"]]):
+            books[b] = books.get(b, 0) + 1
+    chosen_books = list(p.get("book") or [])
+
+    def qs(**change):
+        d = {x: v for x, v in {**p, **change}.items() if x != "page" and v not in (None, [])}
+        return query_string(d)
+    kind_facet = [{"value": k, "word": L.kind_word(k, lang), "count": kinds[k], "on": p.get("kind") == k,
+                   "qs": qs(kind=None if p.get("kind") == k else k)}
+                  for k in RULE_KINDS if k in kinds]
+    book_facet = [{"value": b, "count": n, "on": b in chosen_books,
+                   "qs": qs(book=[x for x in chosen_books if x != b] if b in chosen_books else chosen_books + [b])}
+                  for b, n in sorted(books.items(), key=lambda kv: -kv[1])]
+    pages = max(1, -(-len(rows) // PAGE_ROWS))
+    if page_no > pages:
+        raise InputError(f"page {page_no}: there are {pages} pages of {len(rows)} rows")
+    shown = rows[(page_no - 1) * PAGE_ROWS:page_no * PAGE_ROWS]
+    for row in shown:
+        e = kb.entries[row["id"]]
+        row["label"] = L.display_name(e, lang)
+        row["ja"] = (e.meta.get("labels") or {}).get("ja")
+        row["cited"] = cited_sources(kb, e)
+    base = {x: v for x, v in p.items() if x != "page"}
+    return {"rows": shown, "total": len(rows), "page": page_no, "pages": pages,
+            "prev": query_string(base, page=str(page_no - 1)) if page_no > 1 else None,
+            "next": query_string(base, page=str(page_no + 1)) if page_no < pages else None,
+            "kind_facet": kind_facet, "book_facet": book_facet,
+            "book_names": sorted({b.get("book", "") for b in kb.books.values() if b.get("book")})}

@@ -106,3 +106,100 @@ KIND_WORDS = {"ja": {"課體": "課体", "神煞": "神殺", "斷": "断", "總�
 
 def kind_word(kind, lang="zh"):
     return KIND_WORDS.get(lang, {}).get(kind, kind)
+
+
+# --------------------------------------------------------------------------- errors on a page
+# The CLI's messages name options (--day); a page names the form's fields in words, in its language.
+FIELDS = {
+    "zh": {"moment": "時刻", "tz": "時區", "day": "日", "on": "月將加占時", "jiang": "月將", "hour": "占時",
+           "year": "年", "month": "月", "born": "生年", "sex": "性別", "benming": "本命", "xingnian": "行年",
+           "partner-born": "另一人之生年", "partner-sex": "另一人之性別", "partner-benming": "另一人之本命",
+           "partner-xingnian": "另一人之行年", "term-day": "節日", "lunar": "農曆", "variant": "底本",
+           "question": "所問", "book": "書", "kind": "類", "valence": "吉凶", "guiren": "貴人", "shehai": "涉害",
+           "day-boundary": "換日", "yuejiang": "月將之法", "seed": "課號", "page": "頁", "night": "晝夜",
+           "daytime": "晝夜", "gate": "發用之門", "chu": "初傳", "zhong": "中傳", "mo": "末傳", "ge": "格",
+           "lang": "語言", "name": "名", "source": "出處", "why": "所問之規則"},
+    "ja": {"moment": "時刻", "tz": "タイムゾーン", "day": "日", "on": "月将加占時", "jiang": "月将", "hour": "占時",
+           "year": "年", "month": "月", "born": "生年", "sex": "性別", "benming": "本命", "xingnian": "行年",
+           "partner-born": "相手の生年", "partner-sex": "相手の性別", "partner-benming": "相手の本命",
+           "partner-xingnian": "相手の行年", "term-day": "節日", "lunar": "旧暦", "variant": "底本",
+           "question": "問う事", "book": "書", "kind": "類", "valence": "吉凶", "guiren": "貴人", "shehai": "渉害",
+           "day-boundary": "日の変わり目", "yuejiang": "月将の取り方", "seed": "課の番号", "page": "頁",
+           "night": "昼夜", "daytime": "昼夜", "gate": "発用の門", "chu": "初伝", "zhong": "中伝", "mo": "末伝",
+           "ge": "格", "lang": "言語", "name": "名", "source": "出典", "why": "問う規則"},
+}
+
+# (the CLI's message, as a pattern) -> the page's sentence; {f} the field, {v} the value, {x} the rest
+_ERRORS = [
+    (r"^--(?P<f>[\w-]+) '(?P<v>[^']*)' is not one of the sixty 干支",
+     {"zh": "{f}「{v}」不是六十干支之一（如丁卯）", "ja": "{f}「{v}」は六十干支のいずれでもない（例：丁卯）"}),
+    (r"^--(?P<f>[\w-]+) '(?P<v>[^']*)' is not a branch",
+     {"zh": "{f}「{v}」不是地支（子丑寅卯辰巳午未申酉戌亥）", "ja": "{f}「{v}」は地支ではない（子丑寅卯辰巳午未申酉戌亥）"}),
+    (r"^--on '(?P<v>[^']*)'",
+     {"zh": "月將加占時「{v}」：請寫如「亥加丑」（地支加地支，或加日干）", "ja": "月将加占時「{v}」：「亥加丑」のように書く"}),
+    (r"^give either a moment or --day",
+     {"zh": "填時刻，或填日與月將加占時，二者擇一", "ja": "時刻か、日と月将加占時か、どちらか一方を入れる"}),
+    (r"^--jiang/--hour/--on need --day",
+     {"zh": "月將加占時須與日（日干支，如丁卯）同填", "ja": "月将加占時には日（日干支、例：丁卯）も要る"}),
+    (r"^an explicit cast needs --jiang and --hour",
+     {"zh": "直接起盤須填月將與占時（或月將加占時，如亥加丑）", "ja": "直接起盤には月将と占時（または月将加占時、例：亥加丑）が要る"}),
+    (r"^give --on \(亥加丑\) or --jiang with --hour",
+     {"zh": "填月將加占時，或分填月將與占時，二者擇一", "ja": "月将加占時か、月将と占時か、どちらか一方を入れる"}),
+    (r"^cannot read the moment '(?P<v>[^']*)'",
+     {"zh": "時刻「{v}」無法讀取：請填日期與時刻，如 2026-11-30 14:05", "ja": "時刻「{v}」が読めない：2026-11-30 14:05 のように入れる"}),
+    (r"^the moment '(?P<v>[^']*)' is outside the calendar's range \((?P<x>[^)]*)\)",
+     {"zh": "時刻「{v}」出乎曆法之範圍（{x}）", "ja": "時刻「{v}」は暦の範囲（{x}）の外"}),
+    (r"^unknown time zone '(?P<v>[^']*)'",
+     {"zh": "時區「{v}」不明：請用如 Asia/Shanghai 之名", "ja": "タイムゾーン「{v}」は不明：Asia/Tokyo のような名を使う"}),
+    (r"^--tz '(?P<v>[^']*)': a time zone belongs to a moment",
+     {"zh": "時區「{v}」只用於時刻；以日與月將加占時起盤則無時區", "ja": "タイムゾーン「{v}」は時刻にのみ用いる；日と月将加占時の盤にはない"}),
+    (r"^--(?P<f>year) '(?P<v>[^']*)': give a year number",
+     {"zh": "{f}「{v}」：請填年數（2026）或其干支（丙午）", "ja": "{f}「{v}」：年の数（2026）かその干支（丙午）を入れる"}),
+    (r"^--(?P<f>[\w-]+) '(?P<v>[^']*)': the year must be between (?P<x>\S+ and \S+)",
+     {"zh": "{f}「{v}」：年須在 {x} 之間", "ja": "{f}「{v}」：年は {x} の間"}),
+    (r"^--(?P<f>[\w-]+) '(?P<v>[^']*)': give a year \(1990\) or a date",
+     {"zh": "{f}「{v}」：請填年（1990）或日期（1990-02-01）", "ja": "{f}「{v}」：年（1990）か日付（1990-02-01）を入れる"}),
+    (r"^--(?P<f>[\w-]+) '(?P<v>[^']*)' is after the (?:moment|cast year)",
+     {"zh": "{f}「{v}」在所占之時之後", "ja": "{f}「{v}」は占う時より後"}),
+    (r"^--(?P<f>[\w-]+) '(?P<v>[^']*)': use m or f",
+     {"zh": "{f}「{v}」：請選男或女", "ja": "{f}「{v}」：男か女を選ぶ"}),
+    (r"^--(?P<f>[\w-]+) '(?P<v>[^']*)': give a branch \(寅\) or a 干支",
+     {"zh": "{f}「{v}」：請填地支（寅）或干支（丙寅）", "ja": "{f}「{v}」：地支（寅）か干支（丙寅）を入れる"}),
+    (r"^--(?P<f>term-day) '(?P<v>[^']*)'",
+     {"zh": "{f}「{v}」：請填二十四節氣之一（立春……大寒）", "ja": "{f}「{v}」：二十四節気の一つ（立春……大寒）を入れる"}),
+    (r"^--(?P<f>lunar) '(?P<v>[^']*)'",
+     {"zh": "{f}「{v}」：請以「月-日」填之，如 9-3（閏月作 閏4-10）", "ja": "{f}「{v}」：「月-日」で入れる（例：9-3、閏月は 閏4-10）"}),
+    (r"^no rule or entry '(?P<v>[^']*)'(?:; nearest: (?P<x>.*))?",
+     {"zh": "無名為「{v}」之規則{x}", "ja": "「{v}」という規則はない{x}"}),
+    (r"^unknown question '(?P<v>[^']*)'",
+     {"zh": "所問「{v}」不在所知之問中", "ja": "問う事「{v}」は知られた問いにない"}),
+    (r"^seed '(?P<v>[^']*)': give a whole number",
+     {"zh": "課號「{v}」：請填整數", "ja": "課の番号「{v}」：整数を入れる"}),
+    (r"^page '?(?P<v>[^':]*)'?: ",
+     {"zh": "頁「{v}」不在範圍之內", "ja": "頁「{v}」は範囲の外"}),
+    (r"^(?P<f>[\w-]+) '(?P<v>[^']*)': give true or false",
+     {"zh": "{f}「{v}」：請填是或否", "ja": "{f}「{v}」：はいかいいえ"}),
+    (r"^unknown parameter '(?P<v>[^']*)'",
+     {"zh": "此頁不收「{v}」一項", "ja": "このページは「{v}」を受けない"}),
+]
+_NEAREST = {"zh": "；相近者：{}", "ja": "；近いもの：{}"}
+
+
+def error_text(message, lang="zh"):
+    """A one-line error as a page shows it: in the page's language, naming the form's fields in words,
+    never an option (--day).  A message without a sentence of its own keeps its wording, the options
+    in it given as fields."""
+    import re
+    lang = lang if lang in FIELDS else "zh"
+    fields = FIELDS[lang]
+    msg = str(message)
+    for pat, texts in _ERRORS:
+        m = re.match(pat, msg)
+        if m:
+            g = m.groupdict()
+            f = fields.get((g.get("f") or "").replace("_", "-"), g.get("f") or "")
+            x = (g.get("x") or "").replace(" and ", "–")
+            if pat.startswith("^no rule"):
+                x = _NEAREST[lang].format(x) if x else ""
+            return texts[lang].format(f=f, v=g.get("v", ""), x=x)
+    return re.sub(r"--([a-z][\w-]*)", lambda m: fields.get(m.group(1), m.group(1)), msg)

@@ -71,3 +71,23 @@ def test_rules_pages_like_datasette(client):
     counts = [int(n) for n in re.findall(r"<small>(\d+)</small>", facet)]
     total = int(re.search(r"<h1>[^<]*<small>(\d+)</small>", t).group(1))
     assert sum(counts) == total                                  # the kind facet counts every row
+
+
+@pytest.mark.parametrize("lang, words", [("zh", ["日「甲丑」", "六十干支"]), ("ja", ["日「甲丑」", "六十干支"])])
+def test_a_page_error_speaks_the_page_language(client, lang, words):
+    q = "/board?day=甲丑&on=亥加丑" + ("&lang=ja" if lang == "ja" else "")
+    r = client.get(q)
+    assert r.status_code == 400
+    msg = re.search(r'<p class="errmsg" id="error">(.*?)</p>', r.text, re.S).group(1)
+    assert "--" not in msg and all(w in msg for w in words), msg
+    assert not re.search(r"[A-Za-z]{4,}", msg), msg                 # no English sentence
+    # the API keeps the CLI's one-line message
+    assert "--day" in client.get("/api/judge?day=甲丑&on=亥加丑").json()["error"]
+
+
+@pytest.mark.parametrize("query", ["moment=2026-12-03T10:00&day=丁卯&on=亥加丑",
+                                   "moment=2026-12-03T10:00&tz=Asia/Shanghai&day=丁卯&jiang=亥&hour=丑"])
+def test_a_typed_board_wins_over_the_prefilled_moment(client, query):
+    r = client.get("/board?" + query)
+    assert r.status_code == 200
+    assert "丁卯日" in r.text and "已依所填之日與月將加占時起盤" in r.text

@@ -102,7 +102,7 @@ def create_app(kb=None, warm=True):
         return SafeJSON({"error": str(e)}, status_code=status)
 
     def page_error(request, e, status=400, lang="zh"):
-        ctx = {"message": str(e), "params": list(request.query_params.multi_items()), "path": request.url.path,
+        ctx = {"message": L.error_text(e, lang), "params": list(request.query_params.multi_items()), "path": request.url.path,
                "lang": lang, "w": L.WORDS[lang]}
         return templates.TemplateResponse(request, "error.html", ctx, status_code=status)
 
@@ -173,6 +173,12 @@ def create_app(kb=None, warm=True):
         try:
             p = params(request, P.BOARD_KEYS)
             lang = L.check_lang(p.get("lang"))
+            used = None
+            if "moment" in p and any(k in p for k in ("day", "jiang", "hour", "on")):
+                # the form fills in the moment by itself: a student who typed a day and 月將加占時
+                # means that board, and the page says which it used
+                p = {k: v for k, v in p.items() if k not in ("moment", "tz")}
+                used = "board"
             if not any(k in p for k in ("moment", "day", "jiang", "hour", "on")):
                 # "now" becomes a moment in the URL, so the link shows this board tomorrow too
                 from liuren.casting.calendar import now
@@ -183,6 +189,7 @@ def create_app(kb=None, warm=True):
         except LiurenError as e:
             return page_error(request, e, _status(e), lang)
         ctx = _board_ctx(request, p, r, groups, lang)
+        ctx["used"] = used
         status = 200
         if "why" in p:
             try:
@@ -226,7 +233,8 @@ def create_app(kb=None, warm=True):
             v = V.rule_view(svc, rule, lang)
         except LiurenError as e:
             return page_error(request, e, lang=lang)
-        return page(request, "rule.html", {"lang": lang, "v": v})
+        return page(request, "rule.html", {"lang": lang, "v": v,
+                                           "where": FIND.rule_block(app.state.finder, v["e"].id, lang)})
 
     @app.get("/practice", response_class=HTMLResponse, summary="a drill: derive the 三傳 of a random lesson")
     def practice(request: Request):
@@ -307,6 +315,38 @@ def create_app(kb=None, warm=True):
     @app.get("/api/names", summary="every rule and entry name (for the search box)")
     def api_names(request: Request):
         return api(lambda: (params(request, ()), SafeJSON(svc.names()))[1])
+
+    # ------------------------------------------------------------------ where does it fire? (find)
+    from liuren.app import find as FIND
+    if getattr(app.state, "finder", None) is None:
+        app.state.finder = FIND.Finder(svc.kb_dir)
+
+    def _find_status(e):
+        return 503 if isinstance(e, FIND.NotBuilt) else _status(e)
+
+    @app.get("/find", response_class=HTMLResponse, summary="where does it fire? boards of the whole space")
+    def find_page(request: Request):
+        lang = lang_of(request)
+        ctx, status = {"lang": lang, "p": {}}, 200
+        try:
+            p = params(request, FIND.FIND_KEYS)
+            lang = L.check_lang(p.get("lang"))
+            ctx = dict(FIND.page_find(app.state.finder, p, lang), lang=lang)
+        except LiurenError as e:
+            if "p" not in ctx or not isinstance(ctx.get("months"), list):
+                ctx = {"lang": lang, "p": dict(request.query_params), "r": None, "months": list(FIND.X.MONTHS),
+                       "gates": FIND.GATES, "examples": FIND.EXAMPLES, "space": 17280, "facets": {}}
+            ctx["error"] = str(e)
+            status = _find_status(e)
+        return page(request, "find.html", ctx, status)
+
+    @app.get("/api/find", openapi_extra=_doc(FIND.FIND_KEYS), summary="where does it fire? (liuren find --json)")
+    def api_find(request: Request):
+        try:
+            p = params(request, FIND.FIND_KEYS)
+            return SafeJSON(FIND.api_find(app.state.finder, p, L.check_lang(p.get("lang"))))
+        except LiurenError as e:
+            return api_error(e, _find_status(e))
 
     @app.get("/docs", include_in_schema=False)
     def docs():

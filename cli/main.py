@@ -69,6 +69,8 @@ def build_parser():
     explain_cli.add_commands(sub, cast_args, add_judge_args)
     from liuren.cli import serve as web_cli
     web_cli.add_command(sub)
+    from liuren.cli import find as find_cli
+    find_cli.add_command(sub)
 
     return p
 

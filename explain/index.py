@@ -1,0 +1,195 @@
+"""The index behind `liuren find` and /find: which entries fire on which board of the audit's
+space, and about which places.
+
+The space is the audit's (explain.audit.board_space): 60 days × 12 月將 over 占時 子 × 晝/夜 ×
+12 months = 17,280 boards, in the audit's order, so board i is
+
+    i = ((day × 12 + offset) × 2 + night) × 12 + month
+
+Boards are judged by the audit's workers (its engine per worker, judged incrementally a lesson
+at a time); what an index keeps of a board is only which entries fired there.  An entry's
+boards are one Python int used as a bitset (bit i: board i), some 2 kB each; the places an
+entry was about are kept as runs of boards per place.  The index is kept in the cache beside
+the compiled networks, keyed by the KB's content (and the code), its folder, the casting
+options, the question and the number of days, so that any process finds it.
+"""
+from __future__ import annotations
+
+import hashlib
+import multiprocessing as mp
+import os
+import pathlib
+import sys
+import time
+
+from liuren.casting.symbols import BRANCHES, JIAZI
+from liuren.errors import InputError
+from liuren.explain import audit as A
+
+KIND = "find-index"
+FORMAT = 1
+MONTHS = A.MONTHS
+PER_LESSON = 24                  # 晝/夜 × 12 months
+
+
+class Index:
+    """Which entries fire on which board of a space (see the module's doc)."""
+
+    def __init__(self, days, options, question, bits, places, lessons, names, seconds=0.0):
+        self.days = days                    # the first `days` of the sixty
+        self.options = dict(options or {})  # casting options of every board (guiren …)
+        self.question = question
+        self.bits = bits                    # entry id -> int (bit i: fires on board i)
+        self.places = places                # entry id -> ((place, ((first, after last), …)), …)
+        self.lessons = lessons              # lesson l -> (gate, subtype, 三傳 branches)
+        self.names = names                  # entry id -> (name, kind, aliases, labels)
+        self.seconds = seconds              # how long the build took
+        self.n = days * 12 * PER_LESSON
+
+    # ---- the boards
+    def board(self, i):
+        """The cast() arguments of board i (as explain.audit.board_space gives them)."""
+        lesson, rest = divmod(i, PER_LESSON)
+        d, off = divmod(lesson, 12)
+        night, m = divmod(rest, 12)
+        b = dict(self.options, day=JIAZI[d], jiang=BRANCHES[off], hour="子", month=MONTHS[m], night=bool(night),
+                 year=2026, born=1960 + (d + off) % 60, sex="m" if off % 2 else "f")
+        if self.question:
+            b["question"] = self.question
+        return b
+
+    def lesson_of(self, i):
+        return self.lessons[i // PER_LESSON]
+
+    def places_of(self, entry, i):
+        """The places `entry` was about on board i (several firings: several places)."""
+        out = []
+        for place, runs in self.places.get(entry, ()):
+            if any(a <= i < b for a, b in runs):
+                out.append(place)
+        return out
+
+    @property
+    def all(self):
+        return (1 << self.n) - 1
+
+
+def kb_root(kb_dir=None):
+    from liuren.rules.kbload import packaged_kb_dir
+    return pathlib.Path(kb_dir) if kb_dir else packaged_kb_dir()
+
+
+def index_key(kb_dir=None, options=None, question=None, days=60):
+    """The cache key of an index: the KB's content and the code (as the KB's own cache entry),
+    its folder, and what shapes the space.  Works out the KB's digest without loading it."""
+    from liuren.rules import cache
+    from liuren.rules.kbload import kb_files
+    root = kb_root(kb_dir)
+    if not root.is_dir():
+        raise InputError(f"--kb {str(kb_dir)!r}: not a folder")
+    digest = cache.kb_digest(root, kb_files(root))
+    spec = (KIND, FORMAT, digest, str(root.resolve()), tuple(sorted((options or {}).items())), question, days)
+    return hashlib.sha256(repr(spec).encode()).hexdigest()
+
+
+def cached_index(kb_dir=None, options=None, question=None, days=60):
+    """The index from the cache, or None."""
+    from liuren.rules import cache
+    ix = cache.read(KIND, index_key(kb_dir, options, question, days))
+    return ix if isinstance(ix, Index) else None
+
+
+def get_index(kb_dir=None, options=None, question=None, days=60, progress=True, procs=None):
+    """The index from the cache, else built now (in parallel, with a progress bar) and cached."""
+    from liuren.rules import cache
+    key = index_key(kb_dir, options, question, days)
+    ix = cache.read(KIND, key)
+    if isinstance(ix, Index):
+        return ix
+    ix = build_index(kb_dir, options, question, days, progress, procs)
+    cache.write(KIND, key, ix)
+    return ix
+
+
+# --------------------------------------------------------------------------- building
+class _PlaceWalk(A._Walk):
+    """The audit's walk, which also follows each entry's places: (entry, place) is counted as an
+    entry of its own, so its runs of boards come out beside the entry's."""
+
+    def _fire(self, f, sign):
+        super()._fire(f, sign)
+        if not f.internal and f.about and f.kind != "起例":
+            k = (f.report, "、".join(dict.fromkeys(f.about)))
+            self.count[k] += sign
+            self.changed.add(k)
+
+
+def _index_work(args):
+    if "error" in A._W:
+        raise A._W["error"]
+    start, boards = args
+    import gc
+    gc.collect()
+    walk = _PlaceWalk()
+    prev = None
+    i = start
+    for i, b in enumerate(boards, start):
+        lesson = (b.get("day"), b.get("jiang"), b.get("hour"), b.get("question"))
+        walk.judge(i, b, incremental=(lesson == prev))
+        prev = lesson
+    walk.close(i + 1)
+    return dict(walk.ranges)
+
+
+def build_index(kb_dir=None, options=None, question=None, days=60, progress=True, procs=None):
+    from liuren.casting.cast import cast, check_options
+    from liuren.rules.kbload import load_kb
+    options = dict(options or {})
+    check_options(options)
+    kb = load_kb(str(kb_dir) if kb_dir else None)
+    if question is not None:
+        question = kb.question_aliases.get(question, question)
+        if question not in kb.questions:
+            raise InputError(f"--question {question!r}: not a question of this KB (liuren questions lists them)")
+    t0 = time.time()
+    boards = A.board_space("all", "both", options, days, question)
+    procs = procs or min(os.cpu_count() or 1, 2)
+    lessons_per_chunk = max(1, len(boards) // PER_LESSON // (procs * 30))
+    chunk = PER_LESSON * lessons_per_chunk
+    tasks = [(i, boards[i:i + chunk]) for i in range(0, len(boards), chunk)]
+    bits, runs_of = {}, {}
+    done = 0
+    ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
+    with ctx.Pool(procs, initializer=A._init, initargs=(str(kb_dir) if kb_dir else None, ())) as pool:
+        for ranges in pool.imap_unordered(_index_work, tasks):
+            for k, runs in ranges.items():
+                if isinstance(k, tuple):
+                    runs_of.setdefault(k, []).extend(runs)
+                    continue
+                x = 0
+                for a, b in runs:
+                    x |= ((1 << (b - a)) - 1) << a
+                bits[k] = bits.get(k, 0) | x
+            done += 1
+            if progress:
+                n = min(done * chunk, len(boards))
+                bar = "#" * int(30 * n / len(boards))
+                sys.stderr.write(f"\rindex: [{bar:<30}] {n}/{len(boards)} boards {time.time() - t0:5.0f}s")
+                sys.stderr.flush()
+    if progress:
+        sys.stderr.write("\n")
+    places = {}
+    for (entry, place), runs in sorted(runs_of.items()):
+        places.setdefault(entry, []).append((place, tuple(sorted(runs))))
+    places = {k: tuple(v) for k, v in places.items()}
+    lessons = []
+    for d in JIAZI[:days]:
+        for off in range(12):
+            t = cast(day=d, jiang=BRANCHES[off], hour="子", **options).transmissions
+            lessons.append((t.gate, t.subtype, tuple(t.branches)))
+    return Index(days, options, question, bits, places, lessons, entry_names(kb), time.time() - t0)
+
+
+def entry_names(kb):
+    """What a query may call an entry: id -> (name, kind, aliases, labels by language)."""
+    return {e.id: (e.name, e.kind, tuple(e.aliases), dict(e.meta.get("labels") or {})) for e in kb.entries.values()}

@@ -337,7 +337,8 @@ def test_bad_input_gets_the_cli_message(client, capsys, query, argv):
     assert r.status_code == 400 and r.json() == {"error": msg}
     page = client.get("/board?" + query)
     assert page.status_code == 400
-    assert msg in text(page), msg
+    from liuren.explain.words import error_text        # a page says it in its language, fields in words
+    assert error_text(msg, "zh") in text(page), msg
 
 
 @pytest.mark.parametrize("url, says", [
@@ -373,12 +374,12 @@ def test_unknown_rule_in_the_search_box_keeps_the_board(client):
     r = client.get("/board?" + BOARD + "&why=斬手")
     assert r.status_code == 400
     t = text(r)
-    assert "no rule or entry '斬手'" in t and "nearest" in t and "天地盤" in t
+    assert "無名為「斬手」之規則" in t and "相近者" in t and "天地盤" in t
 
 
 def test_bad_page_echoes_every_parameter_escaped(client):
     r = client.get("/board?day=丁子&on=亥加丑&note=x")
-    assert r.status_code == 400 and "unknown parameter 'note'" in text(r)
+    assert r.status_code == 400 and "此頁不收「note」一項" in text(r)
     r = client.get("/board?day=丁子&on=亥加丑")
     assert "丁子" in text(r) and "亥加丑" in text(r)        # what was passed is shown back
 

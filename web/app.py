@@ -196,7 +196,7 @@ def create_app(kb=None, warm=True):
                 e = svc.entry(p["why"])
                 ctx["chain"] = svc.chain_view(r, e.id, lang)
             except LiurenError as err:
-                ctx["chain_error"] = str(err)
+                ctx["chain_error"] = L.error_text(err, lang)
                 status = 400
         return page(request, "board.html", ctx, status)
 

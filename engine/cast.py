@@ -83,7 +83,8 @@ def structure(day, offset, shehai="count", kb=None):
         else:
             first, origin = zhi_up, "支"
             steps.append(_step(f"伏吟無克，柔日取支上神 {first} 為用（自信）", "fuyin"))
-        subtype = "自任" if yy == "陽" else "自信"
+        # 自任 / 自信 are 伏吟 without 克 (卷七 ¶447, ¶460, ¶489, ¶492); with 克 it is 伏吟 itself (¶434, 六癸)
+        subtype = "伏吟" if ke_lessons else "自任" if yy == "陽" else "自信"
         if T.xing_of[first] == first:
             # 「凡伏吟用起自刑之神，傳行杜塞，為杜傳格」 (卷七)
             subtype = "杜傳"

@@ -71,3 +71,19 @@ def test_no_stale_weili_note_in_daquan():
     for p in kb.glob("*.yaml"):
         text = p.read_text(encoding="utf-8")
         assert "本庫未立" not in text and "待他卷" not in text, p.name
+
+
+# ---------------------------------------------------------------- 伏吟: 六癸 is 伏吟 itself, not 自信
+def test_gui_fuyin_is_fuyin_not_zixin():
+    # 卷七 ¶434 「取神克日為用，曰伏吟……此六癸日初傳丑，中戌，末傳未是也」; 自信 is 無克 (¶460, ¶492).
+    from engine import cast
+    for d in JIAZI:
+        if d[0] != "癸":
+            continue
+        t = cast(day=d, on="子加子").transmissions
+        assert (t.gate, t.subtype) == ("伏吟", "伏吟"), d
+        f = fired(d, "子")
+        assert "dq07-fuyin" in f and "dq07-zixin" not in f, d
+    for d in ("丁丑", "辛巳", "己未"):
+        assert cast(day=d, on="子加子").transmissions.subtype == "自信"
+        assert "dq07-zixin" in fired(d, "子")

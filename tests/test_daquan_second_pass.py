@@ -87,3 +87,13 @@ def test_gui_fuyin_is_fuyin_not_zixin():
     for d in ("丁丑", "辛巳", "己未"):
         assert cast(day=d, on="子加子").transmissions.subtype == "自信"
         assert "dq07-zixin" in fired(d, "子")
+
+
+def test_fa020_silent_example_names_the_right_siqi():
+    # 111 ¶176 「戊己日子為胎財，七月死氣在子」: the silent example's comment names 子, not 戌.
+    from pathlib import Path
+    import yaml
+    p = Path(__file__).resolve().parent.parent / "kb" / "daquan" / "juan11-b.yaml"
+    rule = next(r for r in yaml.safe_load(p.read_text(encoding="utf-8"))["rules"] if r["id"] == "dq11-fa020")
+    whys = [e["why"] for e in rule["examples"]["silent"]]
+    assert any("七月死氣在子" in w for w in whys) and not any("死氣在戌" in w for w in whys)

@@ -97,3 +97,13 @@ def test_fa020_silent_example_names_the_right_siqi():
     rule = next(r for r in yaml.safe_load(p.read_text(encoding="utf-8"))["rules"] if r["id"] == "dq11-fa020")
     whys = [e["why"] for e in rule["examples"]["silent"]]
     assert any("七月死氣在子" in w for w in whys) and not any("死氣在戌" in w for w in whys)
+
+
+# ---------------------------------------------------------------- 斫輪: 卯加辛 (辛寄戌)
+def test_zhuolun_takes_mao_on_xin():
+    # 卷八 ¶130 「卯加庚或加辛為用」; ¶147 辛卯日乾上卯.  卯 over 戌 發用 on the four 辛 days of 巳加子.
+    for d in ("辛丑", "辛卯", "辛巳", "辛亥"):
+        assert "dq08-zhuolun" in on(d, "巳加子"), d
+        assert "dq08-zhuolun" in on(d, "巳加子", month="丙申"), d
+    for d in ("丙申", "戊申"):            # 卯 over 戌 發用, but 戌 is not the 辛 of the day
+        assert "dq08-zhuolun" not in on(d, "巳加子"), d

@@ -15,8 +15,10 @@ MONTH = "丙寅"
 
 
 @functools.lru_cache(maxsize=None)
-def fired(day, jiang, month=MONTH, night=False, question=None):
-    board = dict(day=day, jiang=jiang, hour="子", night=night, month=month)
+def fired(day, jiang, month=MONTH, night=None, question=None):
+    board = dict(day=day, jiang=jiang, hour="子", month=month)
+    if night is not None:
+        board["night"] = night
     if question:
         board["question"] = question
     return frozenset(judge(board).fired_ids())
@@ -107,3 +109,17 @@ def test_zhuolun_takes_mao_on_xin():
         assert "dq08-zhuolun" in on(d, "巳加子", month="丙申"), d
     for d in ("丙申", "戊申"):            # 卯 over 戌 發用, but 戌 is not the 辛 of the day
         assert "dq08-zhuolun" not in on(d, "巳加子"), d
+
+
+# ---------------------------------------------------------------- 法9 避難逃生須棄舊
+def test_fa009_the_lessons_of_p108():
+    # 111 ¶108: the first board and the ten listed 「X日乾上Y」; 己巳 (only 地盤日支 巳 生 己) is unmet.
+    from engine.tables import core
+    jigong = core().jigong
+    listed = [("丁卯", "亥"), ("乙亥", "酉"), ("戊寅", "申"), ("庚戌", "午"), ("辛未", "丑"), ("戊午", "辰"),
+              ("辛酉", "亥"), ("壬申", "寅"), ("庚辰", "子")]
+    assert "dq11-fa009" in on("甲子", "戌加子")
+    for d, up in listed:
+        assert "dq11-fa009" in on(d, f"{up}加{jigong[d[0]]}"), d
+    assert "dq11-fa009" not in on("己巳", "酉加未")
+    assert "dq11-fa009" not in on("甲子", "午加子")      # 干上申 鬼, no refuge

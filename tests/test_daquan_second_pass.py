@@ -123,3 +123,31 @@ def test_fa009_the_lessons_of_p108():
         assert "dq11-fa009" in on(d, f"{up}加{jigong[d[0]]}"), d
     assert "dq11-fa009" not in on("己巳", "酉加未")
     assert "dq11-fa009" not in on("甲子", "午加子")      # 干上申 鬼, no refuge
+
+
+# ---------------------------------------------------------------- 法95 六爻現卦防其克 (112 ¶206–¶210)
+XIANGGUA = ["dq12-caiyao-xiangua", "dq12-fumu-xiangua", "dq12-zixi-xiangua", "dq12-guangui-xiangua",
+            "dq12-tonglei-xiangua"]
+
+
+def _j(board):
+    return judge(board).fired_ids()
+
+
+@pytest.mark.parametrize("day, on_, month", [("辛未", "午加戌", "丙寅"), ("戊寅", "丑加巳", "庚午"),
+                                             ("己巳", "亥加未", "乙酉"), ("乙丑", "子加辰", "乙酉"),
+                                             ("丙寅", "丑加巳", "庚午")])
+def test_fa095_the_books_relieved_examples_get_no_warning(day, on_, month):
+    # ¶206–¶210: 干上 先有 the 爻 that 竊s the 三傳 and 生s the threatened one (傳財化鬼 …).
+    f = _j(dict(day=day, on=on_, month=month))
+    assert not set(XIANGGUA) & f and "dq12-fa095" not in f
+
+
+def test_fa095_conditions_of_p206():
+    # the threatened 爻 stands first on 干支年命 (丁丑日乾上先見卯), in a month the 財 is 旺
+    assert {"dq12-caiyao-xiangua", "dq12-fa095"} <= _j(dict(day="丁丑", on="卯加未", month="乙酉"))
+    assert "dq12-fa095" not in _j(dict(day="丁丑", on="卯加未", month="丙寅"))     # 財 休囚
+    assert "dq12-fa095" not in _j(dict(day="丁丑", on="卯加未"))                   # month unknown
+    # 乙亥: 支上申 would 竊 the 財 but is 空; a 父母爻 on 本命 makes it speak, none and it does not
+    assert "dq12-caiyao-xiangua" in _j(dict(day="乙亥", on="申加亥", month="戊辰", benming="卯"))
+    assert "dq12-caiyao-xiangua" not in _j(dict(day="乙亥", on="申加亥", month="戊辰"))

@@ -151,3 +151,36 @@ def test_fa095_conditions_of_p206():
     # 乙亥: 支上申 would 竊 the 財 but is 空; a 父母爻 on 本命 makes it speak, none and it does not
     assert "dq12-caiyao-xiangua" in _j(dict(day="乙亥", on="申加亥", month="戊辰", benming="卯"))
     assert "dq12-caiyao-xiangua" not in _j(dict(day="乙亥", on="申加亥", month="戊辰"))
+
+
+# ---------------------------------------------------------------- 法 where an independent detector fires and we did not
+DETECTOR = [("dq11-fa014", "乙丑", "子加子", "丙寅"), ("dq11-fa017", "癸酉", "丑加子", "丙寅"),
+            ("dq11-fa019", "甲子", "未加子", "乙亥"), ("dq11-fa031", "甲子", "卯加子", "丙寅"),
+            ("dq11-fa038", "丙寅", "丑加子", "丙寅"), ("dq11-fa041", "甲子", "子加子", "丙寅"),
+            ("dq11-fa045", "甲子", "午加子", "丙寅"), ("dq12-fa064", "甲子", "辰加子", "丙寅"),
+            ("dq12-fa068", "甲子", "寅加子", "丙寅"), ("dq12-fa069", "戊辰", "子加子", "丙寅"),
+            ("dq12-fa092", "甲子", "卯加子", "丙寅")]
+
+
+@pytest.mark.parametrize("rule, day, on_, month", DETECTOR)
+def test_detector_board_is_met_or_its_reading_recorded(rule, day, on_, month):
+    # widened where the passage supports it; otherwise the wider reading is the rule's alternative,
+    # naming the board, with the reason
+    from engine.kbload import load_kb
+    meta = load_kb().entries[rule].meta
+    if any(rule in f for f in (on(day, on_, month=month, night=n) for n in (True, False))):
+        return
+    alt = (meta.get("interpretation") or {}).get("alternative", "")
+    assert f"{day}日{on_}" in alt and "不從" in alt, rule
+
+
+def test_fa045_jia_wu_geng_fanyin():
+    # 111 ¶304 「甲戊庚日返吟」: 丑 and 未 change places, the two 貴人 on each other
+    for d in ("甲子", "戊辰", "庚午", "甲戌"):
+        assert "dq11-fa045" in on(d, "午加子"), d
+
+
+def test_fa031_sheng_zhi():
+    # 111 ¶235 「生幹客勝，生支主勝」: 丁卯 戌加子, 亥酉未 遞生 and 亥 生 卯
+    assert "dq11-fa031" in on("丁卯", "戌加子")
+    assert "dq11-fa031" not in on("甲子", "卯加子")

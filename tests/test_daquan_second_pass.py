@@ -184,3 +184,26 @@ def test_fa031_sheng_zhi():
     # 111 ¶235 「生幹客勝，生支主勝」: 丁卯 戌加子, 亥酉未 遞生 and 亥 生 卯
     assert "dq11-fa031" in on("丁卯", "戌加子")
     assert "dq11-fa031" not in on("甲子", "卯加子")
+
+
+# ---------------------------------------------------------------- 涉害: the derivation names the other option
+def test_shehai_derivation_names_the_other_option_when_the_first_differs():
+    from engine import cast
+    from engine.cast import structure
+    b = cast(day="丁卯", on="亥加丑")
+    texts = [s.text for s in b.transmissions.steps]
+    assert any("另一取法逕以孟仲定之（shehai=mengzhong），初傳為 丑，三傳 丑亥酉（察微）" in t for t in texts)
+    b = cast(day="丁卯", on="亥加丑", shehai="mengzhong")
+    assert any("另一取法計涉害深淺（shehai=count），初傳為 亥，三傳 亥酉未（涉害）" in s.text
+               for s in b.transmissions.steps)
+    # over the 720 lessons: the note is there exactly when the two options give different 初傳
+    for d in JIAZI:
+        for off in range(12):
+            c, m = structure(d, off, "count"), structure(d, off, "mengzhong")
+            differs = c[1][0] != m[1][0]
+            for s, other in ((c, "mengzhong"), (m, "count")):
+                noted = [st.text for st in s[4] if "另一取法" in st.text]
+                assert len(noted) == (1 if differs else 0), (d, off)
+                if differs:
+                    alt = (m if other == "mengzhong" else c)[1]
+                    assert f"（shehai={other}），初傳為 {alt[0]}，三傳 {''.join(alt)}" in noted[0]

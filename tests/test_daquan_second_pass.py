@@ -207,3 +207,53 @@ def test_shehai_derivation_names_the_other_option_when_the_first_differs():
                 if differs:
                     alt = (m if other == "mengzhong" else c)[1]
                     assert f"（shehai={other}），初傳為 {alt[0]}，三傳 {''.join(alt)}" in noted[0]
+
+
+# ---------------------------------------------------------------- README: the 涉害 table
+def _shehai_table():
+    from pathlib import Path
+    import re
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    sec = readme.split("### 涉害: counting or 孟仲", 1)[1].split("\n## ", 1)[0]
+    rows = [l for l in sec.splitlines() if l.startswith("| 卷")]
+    out = []
+    for l in rows:
+        where, board, printed, count, meng = [c.strip() for c in l.strip("|").split("|")]
+        day, on_ = board.split()
+        out.append((where, day, on_, printed, count, meng))
+    return readme, out
+
+
+def test_readme_shehai_table_matches_the_cast():
+    from engine import cast
+    _, rows = _shehai_table()
+    assert len(rows) == 47
+    pos = {"初傳": 0, "中傳": 1, "末傳": 2}
+    n = {"count": 0, "mengzhong": 0}
+    for where, day, on_, printed, count, meng in rows:
+        for opt, cell in (("count", count), ("mengzhong", meng)):
+            t = cast(day=day, on=on_, shehai=opt).transmissions
+            assert t.subtype in ("涉害", "見機", "察微", "復等"), where
+            assert cell.startswith(f"{''.join(t.branches)}（{t.subtype}）"), (where, opt)
+            if printed[:2] in pos:
+                ok = t.branches[pos[printed[:2]]] == printed.split()[1]
+            else:
+                ok = "".join(t.branches) == printed
+            assert cell.endswith("✓") == ok, (where, opt)
+            n[opt] += ok
+    assert n == {"count": 30, "mengzhong": 37}
+
+
+def test_readme_mengzhong_list_is_the_tables():
+    # the list of passages that come out only with --shehai mengzhong (Casting, Options) is the table's
+    readme, rows = _shehai_table()
+    only_m = {w for w, _, _, _, c, m in rows if m.endswith("✓") and not c.endswith("✓")}
+    para = readme.split("Many of its worked examples elsewhere follow 孟/仲 directly", 1)[1].split("come out as", 1)[0]
+    listed, vol = set(), None
+    import re
+    for tok in re.findall(r"(卷[七八九十一二]+)?\s*¶(\d+)", para):
+        vol = tok[0] or vol
+        listed.add(f"{vol} ¶{tok[1]}")
+    assert listed == only_m
+    assert "卷七 ¶143" not in listed and "卷七 ¶200" not in listed
+    assert {"卷十一 ¶94", "卷十二 ¶63", "卷十二 ¶117"} <= listed

@@ -257,3 +257,10 @@ def test_readme_mengzhong_list_is_the_tables():
     assert listed == only_m
     assert "卷七 ¶143" not in listed and "卷七 ¶200" not in listed
     assert {"卷十一 ¶94", "卷十二 ¶63", "卷十二 ¶117"} <= listed
+
+
+def test_chongshen_mojiang_takes_the_jishen_the_book_places():
+    # 卷七 ¶51 「生氣、解神、天德、月德、天喜……吉神得一在末傳」: 生氣 (卷十一 ¶153), 天德, 月德 (卷八 ¶278)
+    assert "dq07-chongshen-mojiang" in on("丙戌", "申加巳", month="丁卯")      # 月德 寅
+    assert "dq07-chongshen-mojiang" in on("丙戌", "申加巳", month="戊辰")      # 生氣 寅
+    assert "dq07-chongshen-mojiang" not in on("丙戌", "申加巳", month="丙寅")

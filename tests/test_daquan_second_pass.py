@@ -261,6 +261,6 @@ def test_readme_mengzhong_list_is_the_tables():
 
 def test_chongshen_mojiang_takes_the_jishen_the_book_places():
     # 卷七 ¶51 「生氣、解神、天德、月德、天喜……吉神得一在末傳」: 生氣 (卷十一 ¶153), 天德, 月德 (卷八 ¶278)
-    assert "dq07-chongshen-mojiang" in on("丙戌", "申加巳", month="丁卯")      # 月德 寅
-    assert "dq07-chongshen-mojiang" in on("丙戌", "申加巳", month="戊辰")      # 生氣 寅
-    assert "dq07-chongshen-mojiang" not in on("丙戌", "申加巳", month="丙寅")
+    assert "dq07-chongshen-mojiang" in _j(dict(day="丙戌", on="申加巳", month="丁卯"))      # 月德 寅
+    assert "dq07-chongshen-mojiang" in _j(dict(day="丙戌", on="申加巳", month="戊辰"))      # 生氣 寅
+    assert "dq07-chongshen-mojiang" not in _j(dict(day="丙戌", on="申加巳", month="丙寅"))  # 寅 乘 玄武

@@ -9,6 +9,7 @@ memoised, so a cast costs a few dictionary lookups once warm.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 
@@ -83,7 +84,8 @@ def structure(day, offset, shehai="count", kb=None):
         else:
             first, origin = zhi_up, "支"
             steps.append(_step(f"伏吟無克，柔日取支上神 {first} 為用（自信）", "fuyin"))
-        subtype = "自任" if yy == "陽" else "自信"
+        # 自任 / 自信 are 伏吟 without 克 (卷七 ¶447, ¶460, ¶489, ¶492); with 克 it is 伏吟 itself (¶434, 六癸)
+        subtype = "伏吟" if ke_lessons else "自任" if yy == "陽" else "自信"
         if T.xing_of[first] == first:
             # 「凡伏吟用起自刑之神，傳行杜塞，為杜傳格」 (卷七)
             subtype = "杜傳"
@@ -137,6 +139,13 @@ def structure(day, offset, shehai="count", kb=None):
         steps.append(_step(f"{'、'.join(uppers)} 俱{kind}，" + ("俱比" if same else "俱不比") + "，入涉害", "biyong-shehai"))
         first, subtype, more = _shehai(T, pool, kind, offset, stem, yy, u1, u3, shehai, _step)
         steps += more
+        # the book is of two minds on 涉害: the deciding step says what the other option takes, when it differs
+        other = "mengzhong" if shehai == "count" else "count"
+        alt, alt_sub, _ = _shehai(T, pool, kind, offset, stem, yy, u1, u3, other, _step)
+        if alt != first:
+            how = "逕以孟仲定之" if other == "mengzhong" else "計涉害深淺"
+            steps[-1] = dataclasses.replace(
+                steps[-1], text=steps[-1].text + f"；另一取法{how}（shehai={other}），初傳為 {alt}，三傳 {''.join(mid_last(alt))}（{alt_sub}）")
         return lessons, mid_last(first), gate_prefix or "涉害", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)
 
     # 返吟 without 克: 井欄射 ---------------------------------------------

@@ -52,21 +52,25 @@ def _write(a, text):
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
-def add_commands(sub, cast_args, add_judge_args):
-    w = sub.add_parser("why", help="why a rule fired on a board (HOW), or why it did not (WHY-NOT)")
-    w.add_argument("rule", help="a rule or entry id, or its name")
-    cast_args(w)
-    add_judge_args(w)
-    w.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text")
-    w.add_argument("--output", "-o", help="write to this file")
-    w.set_defaults(fn=cmd_why)
+def add_commands(sub, cast_args, add_judge_args, only=None):
+    """why, trace and audit (only: the one of them, for a parser built for one command)."""
+    if only in (None, "why"):
+        w = sub.add_parser("why", help="why a rule fired on a board (HOW), or why it did not (WHY-NOT)")
+        w.add_argument("rule", help="a rule or entry id, or its name")
+        cast_args(w)
+        add_judge_args(w)
+        w.add_argument("--format", choices=("text", "markdown", "json", "html"), default="text")
+        w.add_argument("--output", "-o", help="write to this file")
+        w.set_defaults(fn=cmd_why)
 
-    t = sub.add_parser("trace", help="export the whole trace of a judgment")
-    cast_args(t)
-    add_judge_args(t)
-    t.add_argument("--format", choices=("graphml", "json", "dot", "mermaid"), default="json")
-    t.add_argument("--output", "-o", help="write to this file")
-    t.set_defaults(fn=cmd_trace)
+    if only in (None, "trace"):
+        t = sub.add_parser("trace", help="export the whole trace of a judgment")
+        cast_args(t)
+        add_judge_args(t)
+        t.add_argument("--format", choices=("graphml", "json", "dot", "mermaid"), default="json")
+        t.add_argument("--output", "-o", help="write to this file")
+        t.set_defaults(fn=cmd_trace)
 
-    from liuren.explain import audit
-    audit.add_command(sub)
+    if only in (None, "audit"):
+        from liuren.explain import audit
+        audit.add_command(sub)

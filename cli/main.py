@@ -36,41 +36,66 @@ def cmd_table(a):
             print(table_line(off, b))
 
 
-def build_parser():
+# the commands, in the order --help lists them, by the module that adds them ("main": here)
+COMMANDS = {"cast": "main", "table": "main", "cache": "main",
+            "judge": "kb", "rules": "kb", "lookup": "kb", "kb": "kb", "questions": "kb",
+            "why": "explain", "trace": "explain", "audit": "explain", "serve": "serve",
+            "find": "find"}
+
+
+def build_parser(cmd=None):
+    """The parser of every command, or (cmd, a command named in COMMANDS) of that one only: a
+    command then imports only its own module, not every other command's (the audit's
+    multiprocessing, the web app's …).  Its parsing and its messages are the same: a command's
+    arguments are its own sub-parser's."""
+    if cmd not in COMMANDS:
+        cmd = None
+
+    def want(*names):
+        return cmd is None or cmd in names
+
     p = Parser(prog="liuren", description="大六壬: cast a board, fire the classical rules, explain them.",
                 epilog="--no-cache (anywhere): load the KB and compile the network afresh, without the cache")
     sub = p.add_subparsers(dest="cmd", parser_class=Parser, required=True)
+    from liuren.cli.args import add_judge_args, add_kb_arg, add_lang_arg
 
-    c = sub.add_parser("cast", help="cast the board for a moment or for explicit inputs")
-    cast_args(c)
-    c.add_argument("--json", action="store_true", help="print the board as JSON")
-    c.set_defaults(fn=cmd_cast)
-    from liuren.cli.args import add_lang_arg
-    add_lang_arg(c)
+    if want("cast"):
+        c = sub.add_parser("cast", help="cast the board for a moment or for explicit inputs")
+        cast_args(c)
+        c.add_argument("--json", action="store_true", help="print the board as JSON")
+        c.set_defaults(fn=cmd_cast)
+        add_lang_arg(c)
 
-    t = sub.add_parser("table", help="the 720 lessons (60 days × 12 offsets, 占時 子)")
-    t.add_argument("--day", help="only this day, e.g. 甲子")
-    t.add_argument("--guiren", help="甲牛|甲羊")
-    t.add_argument("--shehai", help="count|mengzhong")
-    t.add_argument("--json", action="store_true")
-    t.set_defaults(fn=cmd_table)
+    if want("table"):
+        t = sub.add_parser("table", help="the 720 lessons (60 days × 12 offsets, 占時 子)")
+        t.add_argument("--day", help="only this day, e.g. 甲子")
+        t.add_argument("--guiren", help="甲牛|甲羊")
+        t.add_argument("--shehai", help="count|mengzhong")
+        t.add_argument("--json", action="store_true")
+        t.set_defaults(fn=cmd_table)
 
-    k = sub.add_parser("cache", help="the cache of loaded KBs and compiled networks (--no-cache bypasses it)")
-    ks = k.add_subparsers(dest="ccmd", required=True, parser_class=Parser)
-    ks.add_parser("show", help="where the cache is and what it holds").set_defaults(fn=cmd_cache)
-    ks.add_parser("clear", help="remove every cache file").set_defaults(fn=cmd_cache)
+    if want("cache"):
+        k = sub.add_parser("cache", help="the cache of loaded KBs and compiled networks (--no-cache bypasses it)")
+        ks = k.add_subparsers(dest="ccmd", required=True, parser_class=Parser)
+        ks.add_parser("show", help="where the cache is and what it holds").set_defaults(fn=cmd_cache)
+        ks.add_parser("clear", help="remove every cache file").set_defaults(fn=cmd_cache)
 
-    from liuren.cli import kb as cli_kb
-    from liuren.cli.args import add_judge_args, add_kb_arg
-    add_kb_arg(c)
-    add_kb_arg(t)
-    cli_kb.add_commands(sub, cast_args)
-    from liuren.cli import explain as explain_cli
-    explain_cli.add_commands(sub, cast_args, add_judge_args)
-    from liuren.cli import serve as web_cli
-    web_cli.add_command(sub)
-    from liuren.cli import find as find_cli
-    find_cli.add_command(sub)
+    if want("cast"):
+        add_kb_arg(c)
+    if want("table"):
+        add_kb_arg(t)
+    if want(*(n for n, m in COMMANDS.items() if m == "kb")):
+        from liuren.cli import kb as cli_kb
+        cli_kb.add_commands(sub, cast_args)
+    if want(*(n for n, m in COMMANDS.items() if m == "explain")):
+        from liuren.cli import explain as explain_cli
+        explain_cli.add_commands(sub, cast_args, add_judge_args, only=cmd)
+    if want("serve"):
+        from liuren.cli import serve as web_cli
+        web_cli.add_command(sub)
+    if want("find"):
+        from liuren.cli import find as find_cli
+        find_cli.add_command(sub)
 
     return p
 
@@ -97,7 +122,7 @@ def main(argv=None):
     if "--no-cache" in argv:            # anywhere on the line: build the KB and network afresh
         argv.remove("--no-cache")
         os.environ["LIUREN_NO_CACHE"] = "1"
-    p = build_parser()
+    p = build_parser(argv[0] if argv else None)
     a = p.parse_args(argv)
     try:
         from liuren.cli.args import check_kb_arg, check_no_empty

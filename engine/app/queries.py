@@ -235,10 +235,12 @@ def questions_data(kb):
 
 
 def explain(r, key):
-    """HOW if the entry fired on the judged board, else WHY-NOT (a dict)."""
+    """HOW if the entry fired on the judged board, else WHY-NOT (a dict).  Both read the part of
+    the trace the entry's chain rests on (Judgment.chain_graph), not the whole graph."""
     from liuren.explain.chain import how
     from liuren.explain.whynot import why_not
-    return how(r.graph, key) or why_not(r.graph, key, r.kb)
+    g = r.chain_graph(key)
+    return how(g, key) or why_not(g, key, r.kb)
 
 
 def judged(kw, *, variants=None, question=None, kb=None, timeout=None):

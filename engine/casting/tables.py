@@ -180,8 +180,18 @@ class CoreTables:
         return {"quote": v["quote"], "book": book, "volume": volume, "seed": v["seed"], "para": v["para"]}
 
 
+_READER = [read_core]
+
+
+def use_reader(read):
+    """Have core() read a kb/core folder through read(folder), which returns what read_core
+    does (the rules layer gives one that keeps the result in its cache, so that a judgment does
+    not parse the YAML again; casting stays free of the rules layer)."""
+    _READER[0] = read
+
+
 @functools.lru_cache(maxsize=4)
 def core(kb_dir=None):
     """The caster's tables from kb/core of the installed KB, or of another KB folder."""
     folder = core_dir(kb_dir)
-    return CoreTables(folder, *read_core(folder))
+    return CoreTables(folder, *_READER[0](folder))

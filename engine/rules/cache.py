@@ -58,14 +58,16 @@ def read_only():
 
 @functools.lru_cache(maxsize=1)
 def code_digest():
-    """The program itself: its version, Python's and experta's, and the source of the engine
-    (a change of the code that compiles a network changes what a cached network means)."""
+    """The program itself: Python's version, experta's, and the source of the package (a
+    change of the code that compiles a network changes what a cached network means).  experta's
+    version is read from its __init__.py, which states it, without importing experta or
+    importlib.metadata (slow to import, for a lookup every run makes)."""
     h = hashlib.sha256()
     try:
-        from importlib.metadata import version
-        h.update(version("liuren").encode())
-        h.update(version("experta").encode())
-    except Exception:  # noqa: BLE001 — not installed as a distribution: the sources say it all
+        import importlib.util
+        spec = importlib.util.find_spec("experta")
+        h.update(pathlib.Path(spec.origin).read_bytes())
+    except Exception:  # noqa: BLE001 — not found: the sources of the package say the rest
         pass
     h.update(sys.version.encode())
     h.update(str(FORMAT).encode())

@@ -5,6 +5,7 @@ Fact(t=type, field=…); `$x` a MATCH variable; a list "one of"; {not: v} "not e
 all/any/not become AND/OR/NOT; relation macros (kb/core/macros.yaml) are expanded first.
 Every KB table becomes static facts that stay in working memory across boards; per board the
 engine retracts what the previous board declared and derived (see BoardEngine.reset_board).
+It is one thing, the KB made a network: the compiler and the engine that runs a board on it.
 """
 from __future__ import annotations
 

@@ -4,7 +4,11 @@
     r = judge({"day": "丁卯", "on": "亥加丑"})
     r.fired        # list of Firing (rule id, name, kind, reading, valence, bindings, …)
     r.graph        # networkx DiGraph: fact -> firing -> fact, plus the 三傳 derivation steps
+    r.chain_graph(key)   # the part of it a rule's chain (why) reads, without networkx
     r.to_dict()    # what `liuren judge --json` prints
+
+It is one thing, a judgment: the run, the firings as recorded, and the trace built from them on
+demand (the whole graph for an export, the part a chain reads for `why`, none for `judge`).
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ from liuren.rules.facts import BUILTIN_FACTS, PLATE_OF_POSITION, board_facts
 from liuren.i18n import label_of
 from liuren.rules.kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, cite, load_kb  # noqa: F401 (cite: re-exported)
 from liuren.casting.symbols import BRANCHES, is_branch
+from liuren.casting import tables as _tables
 
 KIND_ORDER = RULE_KINDS
 
@@ -47,6 +52,35 @@ def _engine(kb_dir, variants, question):
     if key is not None:
         cache.write("engine", key, eng, netcache.engine_pickler(kb))
     return eng
+
+
+def _read_core_cached(folder):
+    """casting.tables.read_core through the cache: a judgment casts its board without parsing
+    kb/core's YAML again (the entry is keyed by the folder's files and the code)."""
+    import hashlib
+    import pathlib
+    from liuren.casting.tables import read_core
+    from liuren.rules import cache
+    folder = pathlib.Path(folder)
+    if not cache.enabled() or not folder.is_dir():
+        return read_core(folder)
+    h = hashlib.sha256(cache.code_digest().encode())
+    try:
+        for p in sorted(folder.glob("*.yaml")):
+            h.update(p.name.encode() + b"\0")
+            h.update(p.read_bytes())
+            h.update(b"\0")
+    except OSError:
+        return read_core(folder)            # its own error
+    key = h.hexdigest()
+    got = cache.read("core", key)
+    if got is None:
+        got = read_core(folder)
+        cache.write("core", key, got)
+    return got
+
+
+_tables.use_reader(_read_core_cached)
 
 
 def engine_for(kb_dir=None, variants=None, question=None):
@@ -498,11 +532,41 @@ class Judgment:
 
     # ---- trace
     def _graph(self, rec):
-        rec.materialize()
         import networkx as nx               # only when a trace is asked for (it is slow to import)
-        g = nx.DiGraph(kind="liuren-trace", day=self.board.day, jiang=self.board.jiang, hour=self.board.hour,
-                       daytime=self.board.daytime, kb=str(self.kb.root), question=self.question or "",
-                       variants=dict(self.variants), board=self.board.to_dict())
+        return self._build(nx.DiGraph(**self._graph_attrs()), rec)
+
+    def chain_graph(self, key):
+        """The part of the trace that explain.chain.how(g, key) and explain.whynot.why_not read,
+        without networkx (a TraceGraph): the firings reporting `key`, the firings that first
+        asserted their premises (and so on back), the firings that defeat them (with theirs),
+        every fact node (in the order the whole trace has them: why_not reads them all) and
+        the casting steps.  how() and why_not() give the same report from it as from `graph`
+        (tests/test_views_build_what_they_need.py)."""
+        rec = self._recorder
+        rec.materialize()
+        firings, origin = self.firings, rec.origin
+        keep, stack = set(), [f for f in firings if key in (f.report, f.rule)]
+        while stack:
+            f = stack.pop()
+            if f.n in keep:
+                continue
+            keep.add(f.n)
+            for p in f.premises:
+                o = origin.get(p)
+                if o is not None and o not in keep:
+                    stack.append(firings[o])
+            stack.extend(firings[d] for d in f.defeated_by if d not in keep)
+        return self._build(TraceGraph(**self._graph_attrs()), rec, keep)
+
+    def _graph_attrs(self):
+        return dict(kind="liuren-trace", day=self.board.day, jiang=self.board.jiang, hour=self.board.hour,
+                    daytime=self.board.daytime, kb=str(self.kb.root), question=self.question or "",
+                    variants=dict(self.variants), board=self.board.to_dict())
+
+    def _build(self, g, rec, keep=None):
+        """The trace into graph g: every fact node and casting step, and the firings numbered in
+        `keep` (None: all) with their edges."""
+        rec.materialize()
         texts = FactText(self.kb)
         board_keys = set()
         for d in board_facts(self.board, self.question):
@@ -525,28 +589,34 @@ class Judgment:
             g.add_edge(prev, "fact:" + chuan, role="derives")
         for f in self.firings:
             node = f"firing:{f.n}"
-            g.add_node(node, kind="firing", n=f.n, rule=f.rule, report=f.report, name=f.name, rule_kind=f.kind,
-                       reading=f.reading, valence=f.valence, bindings={k.lstrip("$"): v for k, v in f.bindings.items()},
-                       sources=[_plain(s) for s in f.sources], interpretation=_plain(f.interpretation or {}),
-                       variant=f.variant or "", about=list(f.about), aspects=list(f.aspects),
-                       defeated=f.defeated, calc=list(f.calc), labels=_labels(self.kb, f.report),
-                       repeat_of=-1 if f.repeat_of is None else f.repeat_of)
+            kept = keep is None or f.n in keep
+            if kept:
+                g.add_node(node, kind="firing", n=f.n, rule=f.rule, report=f.report, name=f.name, rule_kind=f.kind,
+                           reading=f.reading, valence=f.valence,
+                           bindings={k.lstrip("$"): v for k, v in f.bindings.items()},
+                           sources=[_plain(s) for s in f.sources], interpretation=_plain(f.interpretation or {}),
+                           variant=f.variant or "", about=list(f.about), aspects=list(f.aspects),
+                           defeated=f.defeated, calc=list(f.calc), labels=_labels(self.kb, f.report),
+                           repeat_of=-1 if f.repeat_of is None else f.repeat_of)
             for key in f.premises:
                 fn = "fact:" + key
                 if fn not in g:
                     d = rec.facts[key]
                     origin = "table" if d["t"] in self.kb.tables else "derived"
                     g.add_node(fn, kind="fact", type=d["t"], fields=_plain(d), origin=origin, text=texts(d))
-                g.add_edge(fn, node, role="premise")
+                if kept:
+                    g.add_edge(fn, node, role="premise")
             for key in f.conclusions:
                 fn = "fact:" + key
                 if fn not in g:
                     d = rec.facts[key]
                     g.add_node(fn, kind="fact", type=d["t"], fields=_plain(d), origin="derived", text=texts(d))
-                g.add_edge(node, fn, role="conclusion")
+                if kept:
+                    g.add_edge(node, fn, role="conclusion")
         for f in self.firings:
-            for src in f.defeated_by:
-                g.add_edge(f"firing:{src}", f"firing:{f.n}", role="defeats")
+            if keep is None or f.n in keep:
+                for src in f.defeated_by:
+                    g.add_edge(f"firing:{src}", f"firing:{f.n}", role="defeats")
         g.graph["imagery"] = self._imagery()
         return g
 
@@ -637,6 +707,70 @@ def _plain(d):
     return {k: (v if isinstance(v, (str, int, float, bool)) or v is None else _plain(v) if isinstance(v, dict)
                 else [(_plain(x) if isinstance(x, dict) else x) for x in v])
             for k, v in (d or {}).items()}
+
+
+class TraceGraph:
+    """The little of networkx's DiGraph that explain.chain and explain.whynot read (nodes with
+    their attributes, edges with theirs, predecessors and successors in the order the edges were
+    added, the graph's attributes), for a part of the trace built without importing networkx
+    (Judgment.chain_graph).  Nodes and edges are added as DiGraph adds them."""
+
+    def __init__(self, **attrs):
+        self.graph = dict(attrs)
+        self._node, self._succ, self._pred = {}, {}, {}
+        self.nodes = _NodeView(self._node)
+        self.edges = _EdgeView(self._succ)
+
+    def __contains__(self, n):
+        return n in self._node
+
+    def add_node(self, n, /, **attrs):
+        d = self._node.get(n)
+        if d is None:
+            self._node[n] = d = {}
+            self._succ[n], self._pred[n] = {}, {}
+        d.update(attrs)
+
+    def add_edge(self, u, v, /, **attrs):
+        for n in (u, v):
+            if n not in self._node:
+                self.add_node(n)
+        d = self._succ[u].get(v, {})
+        d.update(attrs)
+        self._succ[u][v] = d
+        self._pred[v][u] = d
+
+    def predecessors(self, n):
+        return iter(self._pred[n])
+
+    def successors(self, n):
+        return iter(self._succ[n])
+
+
+class _NodeView:
+    def __init__(self, nodes):
+        self._nodes = nodes
+
+    def __call__(self, data=False):
+        return iter(self._nodes.items()) if data else iter(self._nodes)
+
+    def __getitem__(self, n):
+        return self._nodes[n]
+
+    def __iter__(self):
+        return iter(self._nodes)
+
+    def __len__(self):
+        return len(self._nodes)
+
+
+class _EdgeView:
+    def __init__(self, succ):
+        self._succ = succ
+
+    def __getitem__(self, uv):
+        u, v = uv
+        return self._succ[u][v]
 
 
 class FactText:

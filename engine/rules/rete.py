@@ -23,6 +23,9 @@ judging time.  Here:
 * snapshot / restore: the memories after the tables are loaded, put back before each board
   (only the nodes the board touched).
 
+It is one thing, the network experta builds made fast (each speed-up written out in full, as the
+hot code of judging); experta itself is left as found (tests/test_experta_untouched.py).
+
 Once the tables are loaded, engine/beta.py replaces the beta network's activations by functions
 made for each node (lookups, shared memories, cut branches); what it does not handle stays as
 here.

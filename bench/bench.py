@@ -7,6 +7,7 @@ judging (KB load and compile, per-board judge time over the 720 lessons) and the
     python bench/bench.py --cast-only  # casting only
     python bench/bench.py --judge-only --repeat 1   # judging, one pass over the 720 lessons
     python bench/bench.py --cli-only   # the commands, median of 5 fresh processes each
+    python bench/bench.py --startup-only   # judge and why against the bare import (ratios)
 
 A script, not a test: it prints figures; nothing asserts on time.
 """
@@ -123,6 +124,48 @@ def bench_cli(runs=5):
             print(f"  {name:<42} {timed(args):7.2f} s")
 
 
+# issue 19 §5: a fresh process with a warm cache, against the bare import of what it cannot do
+# without (in the same run, so that a busy machine weighs on both alike)
+STARTUP_TARGETS = {"judge": 2.5, "why": 3.0}
+
+
+def bench_startup(runs=5):
+    """`liuren judge` and `liuren why 斬首` on 丁卯 亥加丑 (a fresh process each, the cache warm)
+    against the bare import of experta, networkx and yaml: the median of `runs` of each, taken
+    in turns, and the two ratios with their targets."""
+    import os
+    import subprocess
+    import tempfile
+    exe = pathlib.Path(sys.executable)
+    script = exe.parent / "liuren"
+    cli = [str(script)] if script.exists() else [sys.executable, "-m", "liuren"]
+    board = ["--day", "丁卯", "--on", "亥加丑"]
+    cmds = {"import": [sys.executable, "-c", "import liuren._compat, experta, networkx, yaml"],
+            "judge": [*cli, "judge", *board],
+            "why": [*cli, "why", "斬首", *board]}
+    print(f"start-up (fresh processes, warm cache, median of {runs}, taken in turns; {' '.join(cli)})")
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, LIUREN_CACHE_DIR=d)
+        env.pop("LIUREN_NO_CACHE", None)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)     # compiled once, as an installed package is
+        for c in cmds.values():                     # fills the cache (and the .pyc)
+            subprocess.run(c, env=env, check=True, stdout=subprocess.DEVNULL)
+        times = {k: [] for k in cmds}
+        for _ in range(runs):
+            for k, c in cmds.items():
+                t = time.perf_counter()
+                subprocess.run(c, env=env, check=True, stdout=subprocess.DEVNULL)
+                times[k].append(time.perf_counter() - t)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"  {'bare import of experta, networkx, yaml':<42} {med['import']:7.3f} s")
+    print(f"  {'liuren judge --day 丁卯 --on 亥加丑':<42} {med['judge']:7.3f} s")
+    print(f"  {'liuren why 斬首 --day 丁卯 --on 亥加丑':<42} {med['why']:7.3f} s")
+    for k, target in STARTUP_TARGETS.items():
+        r = med[k] / med["import"]
+        print(f"  ratio {k} / bare import: {r:5.2f}×  (target ≤ {target}×: {'met' if r <= target else 'NOT met'})")
+    return med
+
+
 def bench_judge(kb_dir=None, repeat=1):
     import os
     print("judging")
@@ -177,18 +220,25 @@ def main():
     ap.add_argument("--cast-only", action="store_true")
     ap.add_argument("--judge-only", action="store_true")
     ap.add_argument("--cli-only", action="store_true")
+    ap.add_argument("--startup-only", action="store_true",
+                    help="only the start-up of judge and why against the bare import (their ratios)")
     ap.add_argument("--kb", help="another KB folder")
     ap.add_argument("--repeat", type=int, default=3,
                     help="judge the 720 lessons this many times and also report each board's best time "
                          "(a shared machine's noise only ever adds time); default 3")
     a = ap.parse_args()
+    if a.startup_only:
+        bench_startup()
+        return
     if a.cli_only:
         bench_cli()
+        bench_startup()
         return
     if not a.judge_only:
         bench_cast()
     if not a.cast_only:
         bench_cli()
+        bench_startup()
         try:
             import liuren.rules.judging  # noqa: F401
         except ImportError:

@@ -193,7 +193,20 @@ def test_cli_find_json_and_count_by(ix, monkeypatch, capsys):
 
 # --------------------------------------------------------------------------- the editor's diff, on a tiny KB
 TINY = """\
+questions:
+  - id: t-q
+    name: 試問
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+
 rules:
+  - id: t-asked
+    name: 問而後論
+    kind: 占驗
+    valence: 平
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 問: {問: 試問}
+      - 位: {位: 末傳, 支: 寅}
   - id: t-chu-zi
     name: 初子
     kind: 格
@@ -271,3 +284,25 @@ def test_rule_page_shows_where_it_fires(client, ix):
     r = client.get("/rules/ge-zhanshou")
     assert r.status_code == 200 and 'id="where-it-fires"' in r.text
     assert f"{ix.bits['ge-zhanshou'].bit_count()} / {ix.n}" in r.text
+
+
+def test_a_questions_rules_get_an_index_of_their_own(tmp_path):
+    d = tmp_path / "kb"
+    shutil.copytree(packaged_kb_dir() / "core", d / "core")
+    (d / "tiny.yaml").write_text(textwrap.dedent(TINY), encoding="utf-8")
+    plain = X.get_index(str(d), {}, None, DAYS, progress=False)
+    asked = X.get_index(str(d), {}, "試問", DAYS, progress=False)
+    assert F.find(plain, "問而後論", limit=0)["count"] == 0
+    n = F.find(asked, "問而後論", limit=3)
+    assert n["count"] == F.find(asked, "末寅", limit=0)["count"] > 0
+    assert all("--question 試問" in b["command"] for b in n["boards"])
+    assert X.index_key(str(d), {}, "試問", DAYS) != X.index_key(str(d), {}, None, DAYS)
+
+
+def test_an_index_not_built_is_503_with_the_command(client):
+    r = client.get("/api/find", params={"q": "斬首", "guiren": "甲羊", "shehai": "mengzhong"})
+    if r.status_code == 200:            # someone built it: nothing to see here
+        return
+    assert r.status_code == 503 and "liuren find --build --guiren 甲羊 --shehai mengzhong" in r.json()["error"]
+    page = client.get("/find", params={"q": "斬首", "guiren": "甲羊", "shehai": "mengzhong"})
+    assert page.status_code == 503 and "liuren find --build" in page.text

@@ -1,6 +1,7 @@
 """HOW: the cited chain of judgments behind a conclusion, read off the trace graph.
 
-The trace (engine.judging.Judgment.graph) has fact nodes, firing nodes and the casting steps;
+The trace (rules.judging.Judgment.graph, a networkx DiGraph; or Judgment.chain_graph(key), the
+part of it a chain reads, without networkx) has fact nodes, firing nodes and the casting steps;
 edges premise (fact → firing), conclusion (firing → fact), defeats (firing → firing), next and
 derives (the 三傳 derivation).  Nothing here re-runs the rules.
 """

@@ -1,10 +1,11 @@
 """WHY-NOT: for a rule that did not fire on a board, each of its conditions, held or failed,
 with the board facts that come nearest.
 
-The facts are those of the trace graph (the board's facts and everything derived), plus the
-KB's table rows (data, as the trace names the KB it was judged with).  The conditions are
-matched against them by a small backtracking search that keeps the assignment satisfying the
-most conditions; nothing is fired and the engine is not run again.
+The facts are those of the trace graph (the board's facts and everything derived: its fact
+nodes, which Judgment.chain_graph keeps as the whole graph has them), plus the KB's table rows
+(data, as the trace names the KB it was judged with).  The conditions are matched against them
+by a small backtracking search that keeps the assignment satisfying the most conditions;
+nothing is fired and the engine is not run again.
 """
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ import functools
 
 import pytest
 
-from engine import judge
-from engine.symbols import BRANCHES, JIAZI
+from liuren import judge
+from liuren.casting.symbols import BRANCHES, JIAZI
 
 MONTH = "丙寅"
 
@@ -78,7 +78,7 @@ def test_no_stale_weili_note_in_daquan():
 # ---------------------------------------------------------------- 伏吟: 六癸 is 伏吟 itself, not 自信
 def test_gui_fuyin_is_fuyin_not_zixin():
     # 卷七 ¶434 「取神克日為用，曰伏吟……此六癸日初傳丑，中戌，末傳未是也」; 自信 is 無克 (¶460, ¶492).
-    from engine import cast
+    from liuren import cast
     for d in JIAZI:
         if d[0] != "癸":
             continue
@@ -114,7 +114,7 @@ def test_zhuolun_takes_mao_on_xin():
 # ---------------------------------------------------------------- 法9 避難逃生須棄舊
 def test_fa009_the_lessons_of_p108():
     # 111 ¶108: the first board and the ten listed 「X日乾上Y」; 己巳 (only 地盤日支 巳 生 己) is unmet.
-    from engine.tables import core
+    from liuren.casting.tables import core
     jigong = core().jigong
     listed = [("丁卯", "亥"), ("乙亥", "酉"), ("戊寅", "申"), ("庚戌", "午"), ("辛未", "丑"), ("戊午", "辰"),
               ("辛酉", "亥"), ("壬申", "寅"), ("庚辰", "子")]
@@ -166,7 +166,7 @@ DETECTOR = [("dq11-fa014", "乙丑", "子加子", "丙寅"), ("dq11-fa017", "癸
 def test_detector_board_is_met_or_its_reading_recorded(rule, day, on_, month):
     # widened where the passage supports it; otherwise the wider reading is the rule's alternative,
     # naming the board, with the reason
-    from engine.kbload import load_kb
+    from liuren.rules.kbload import load_kb
     meta = load_kb().entries[rule].meta
     if any(rule in f for f in (on(day, on_, month=month, night=n) for n in (True, False))):
         return
@@ -188,8 +188,8 @@ def test_fa031_sheng_zhi():
 
 # ---------------------------------------------------------------- 涉害: the derivation names the other option
 def test_shehai_derivation_names_the_other_option_when_the_first_differs():
-    from engine import cast
-    from engine.cast import structure
+    from liuren import cast
+    from liuren.casting.cast import structure
     b = cast(day="丁卯", on="亥加丑")
     texts = [s.text for s in b.transmissions.steps]
     assert any("另一取法逕以孟仲定之（shehai=mengzhong），初傳為 丑，三傳 丑亥酉（察微）" in t for t in texts)
@@ -225,7 +225,7 @@ def _shehai_table():
 
 
 def test_readme_shehai_table_matches_the_cast():
-    from engine import cast
+    from liuren import cast
     _, rows = _shehai_table()
     assert len(rows) == 48
     pos = {"初傳": 0, "中傳": 1, "末傳": 2}

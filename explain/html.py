@@ -12,6 +12,7 @@ import pathlib
 
 from liuren import display
 from liuren.casting.symbols import bi
+from liuren.i18n import is_rendering
 from liuren.explain import words as L
 from liuren.explain.imagery import imagery, imagery_text
 
@@ -112,7 +113,7 @@ def judgment_groups(kb, r, keep, lang="zh", placements=False):
 
 
 
-def chain_graph(g, key):
+def chain_graph(g, key, lang="zh"):
     """The chain's sub-graph of the trace (the firings of `key`, those they rest on, those that
     defeat it, their premises and conclusions, the casting steps when the 三傳 is used) as
     cytoscape elements.  Read off the trace with explain.chain's own walks."""
@@ -146,7 +147,8 @@ def chain_graph(g, key):
                                    "target": n in tset, "defeats": n in defeaters and n not in tset,
                                    "defeated": bool(d.get("defeated")), "reading": d.get("reading", ""),
                                    "valence": d.get("valence", ""),
-                                   "quotes": [{"quote": s.get("quote", ""), "cite": cite(s)} for s in srcs],
+                                   "quotes": [{"quote": s.get("quote", ""), "cite": cite(s)} for s in srcs
+                                              if lang == "ja" or not is_rendering(s)],
                                    "calc": d.get("calc") or []}})
         elif kind == "cast":
             nodes.append({"data": {"id": n, "kind": "cast", "label": d.get("name") or "起課", "text": d.get("text", ""),

@@ -91,3 +91,11 @@ def test_a_typed_board_wins_over_the_prefilled_moment(client, query):
     r = client.get("/board?" + query)
     assert r.status_code == 200
     assert "丁卯日" in r.text and "已依所填之日與月將加占時起盤" in r.text
+
+
+def test_the_japanese_rendering_only_under_ja(client):
+    """The 日譯's paragraphs appear on a page only under ja, as on the CLI (a citation of its ¶ may stand)."""
+    kana = re.compile(r"[ぁ-んァ-ン]{3,}")
+    for url in ("/board?day=丁卯&on=亥加丑&why=斬首", "/rules/斬首"):
+        assert not kana.search(client.get(url).text), url
+        assert kana.search(client.get(url + ("&" if "?" in url else "?") + "lang=ja").text), url

@@ -36,8 +36,9 @@ templates = Jinja2Templates(directory=[str(HERE / "templates"), str(H.HERE / "te
 def _globals():
     from liuren.rules.judging import cite
     from liuren.explain.render import aspect_lines, imagery_line
+    from liuren.i18n import is_rendering
     return dict(WORDS=L.WORDS, HTML_LANG=L.HTML_LANG, kind_word=L.kind_word, json_script=V.json_script, cite=cite,
-                aspect_lines=aspect_lines, imagery_line=imagery_line)
+                aspect_lines=aspect_lines, imagery_line=imagery_line, is_rendering=is_rendering)
 
 
 templates.env.globals.update(_globals())

@@ -40,7 +40,9 @@ def rule_view(svc, key, lang="zh"):
     e = svc.entry(key)
     detail = svc.rule_json(e.id)
     family, conds = conditions_in_words(svc.kb, e)
-    sources = [{"quote": s.get("quote", ""), "cite": cite(s)} for s in _sources(svc.kb, e)]
+    from liuren.i18n import is_rendering
+    sources = [{"quote": s.get("quote", ""), "cite": cite(s)} for s in _sources(svc.kb, e)
+               if lang == "ja" or not is_rendering(s)]          # the 日譯's paragraphs only under ja
     ex = e.meta.get("examples") or {}
     examples = {}
     for k in ("fires", "silent", "unmet"):

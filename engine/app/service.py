@@ -193,5 +193,5 @@ class Service:
         """HOW (with the chain's graph) if `key` fired on the board, else WHY-NOT."""
         report = self.explain(r, key)
         label_report(self.kb, report, lang)
-        graph = chain_graph(r.graph, key) if report.get("fired") else None
+        graph = chain_graph(r.graph, key, lang) if report.get("fired") else None
         return {"report": report, "graph": graph}

@@ -352,3 +352,263 @@ def _lint_strings(kb, err):
 def _short(v):
     s = repr(v)
     return s if len(s) < 40 else s[:37] + "…"
+
+
+# --------------------------------------------------------------------------- issue 22: what a slip changes
+def lint_more(kb, err):
+    """The checks that follow a value through the KB: fact types concluded and read, table
+    columns in their range, example boards that can be cast."""
+    lint_fact_flow(kb, err)
+    lint_table_domains(kb, err)
+    lint_boards(kb, err)
+
+
+def _whens(r):
+    return [r.when] + [v["when"] for v in r.variants if isinstance(v, dict) and "when" in v]
+
+
+def _thens(r):
+    out = [r.then] + [v["then"] for v in r.variants if isinstance(v, dict) and "then" in v]
+    return [t for t in out if t is not None]
+
+
+def _pattern_types(cond, macros):
+    """(fact type, line) of every pattern of a condition (macros expanded to their patterns)."""
+    from liuren.rules.conditions import walk_patterns
+    try:
+        atoms = list(walk_patterns(cond, macros))
+    except ValueError:
+        return []
+    out = []
+    for kind, payload, line in atoms:
+        if kind == "pattern":
+            out.append((payload[0], line))
+        elif kind == "macro":
+            for item in macros[payload[0]].get("expands") or []:
+                if isinstance(item, dict):
+                    out += [(t, line) for t in item]
+    return out
+
+
+def lint_fact_flow(kb, err):
+    """A derived fact type is concluded by some rule and read by some rule (or declared under
+    `facts:`, whose `text` shows it in the trace and whose `show:` lists it as findings); a type
+    a rule reads that no rule concludes (and the board does not give, and no table holds) never
+    matches.  A renamed `then:` type (傳局 → 傳局置) is both."""
+    from liuren.rules.facts import BUILTIN_FACTS
+    concluded, read = {}, {}
+    for r in kb.rules.values():
+        for then in _thens(r):
+            items = then if isinstance(then, list) else [then]
+            for it in items:
+                if isinstance(it, dict):
+                    for t in it:
+                        concluded.setdefault(t, []).append((r, getattr(it, "line", 0) or r.meta.kline("then")))
+        for w in _whens(r):
+            for t, line in _pattern_types(w, kb.macros):
+                read.setdefault(t, []).append((r, line or r.meta.kline("when")))
+    static = set(BUILTIN_FACTS) | {t.fact_type for t in kb.tables.values()}
+    for t, where in concluded.items():
+        if t in read or t in kb.declared or t in static:
+            continue
+        near = _near(t, set(read) | set(kb.declared))
+        for r, line in {(r.id, line): (r, line) for r, line in where}.values():
+            err(r.file, line, f"rule {r.id}: then asserts {t!r}, which no rule reads and no `facts:` "
+                              f"declaration shows (a renamed fact type?){near}")
+    for t, where in read.items():
+        if t in concluded or t in static:
+            continue
+        if t not in kb.declared and t not in kb.derived:
+            continue                    # an unknown fact type: the loader says so
+        near = _near(t, set(concluded))
+        seen = set()
+        for r, line in where:
+            if r.id not in seen:
+                seen.add(r.id)
+                err(r.file, line, f"rule {r.id}: reads {t!r}, which no rule concludes (then:) and "
+                                  f"neither the board nor a table gives: it never matches{near}")
+    for t, decl in kb.declared.items():
+        if t not in concluded and t not in read:
+            err(decl["file"], getattr(decl.get("_item"), "line", 0) or decl.get("line", 0),
+                f"fact type {t!r} is declared (facts:) but no rule concludes or reads it")
+
+
+# Table columns whose name fixes what they hold: (low, high) for integers, or a set of values.
+# A table may give its own (`domains: {column: [low, high]}` or `{column: [v1, v2, …]}`).
+COLUMN_DOMAINS = {
+    "月": (1, 12),          # a lunar month
+    "日": (1, 30),          # a day of the lunar month
+    "序": (0, 11),          # a place in a cycle of twelve, from 0
+    "順": (0, 11),          # steps forward round the twelve branches
+    "距": (0, 11),          # a distance round the twelve branches
+    "數": (1, 9),           # the numbers of 先天數 / 本數
+    "倍": (0.1, 10),        # a factor
+}
+
+
+def _domain_of(t, c):
+    own = t.meta.get("domains")
+    if isinstance(own, dict) and c in own:
+        d = own[c]
+        if isinstance(d, list) and len(d) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in d):
+            return tuple(d)
+        return set(d) if isinstance(d, list) else None
+    return COLUMN_DOMAINS.get(c)
+
+
+def _in_domain(v, dom):
+    if isinstance(dom, tuple):
+        lo, hi = dom
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return False
+        if isinstance(lo, int) and isinstance(hi, int) and not isinstance(v, int):
+            return False
+        return lo <= v <= hi
+    return v in dom
+
+
+def _dom_words(dom):
+    if isinstance(dom, tuple):
+        kind = "an integer" if all(isinstance(x, int) for x in dom) else "a number"
+        return f"{kind} {dom[0]}–{dom[1]}"
+    return "one of " + "、".join(sorted(map(str, dom))[:12])
+
+
+def lint_table_domains(kb, err):
+    """Every cell of a column with a domain (by its name, or the table's `domains:`) is in it;
+    every cell of a column of counts (integers, none negative elsewhere) is a count too."""
+    for t in kb.tables.values():
+        own = t.meta.get("domains")
+        if own is not None:
+            ok = isinstance(own, dict) and all(c in t.columns for c in own) and all(
+                isinstance(d, list) and d for d in own.values())
+            if not ok:
+                err(t.file, t.meta.kline("domains"), f"table {t.id}: domains is {{column: [low, high]}} or "
+                                                     f"{{column: [value, …]}} for columns of the table {t.columns}")
+                continue
+        for c in t.columns:
+            dom = _domain_of(t, c)
+            cells = [(row, x, cells[c]) for row in t.rows
+                     for x, data in [(None, row.data)] + list(row.variant_data.items())
+                     for cells in data if c in cells]
+            nums = [v for _, _, v in cells if isinstance(v, (int, float)) and not isinstance(v, bool)]
+            numeric = len(nums) > 1 and len(nums) >= 0.8 * len(cells)
+            if isinstance(dom, tuple) and not numeric and not (isinstance(own, dict) and c in own):
+                continue                # a column of that name holding words (月: 正月, 寅 …)
+            if dom is None:
+                if len(nums) == len(cells) > 1 and all(isinstance(v, int) for v in nums) and min(nums) >= 0:
+                    dom = (0, 10 ** 6)            # a column of counts
+                else:
+                    continue
+            seen = set()
+            for row, variant, v in cells:
+                if _in_domain(v, dom) or (row.id, v) in seen:
+                    continue
+                seen.add((row.id, v))
+                m = row.meta
+                line = m.kline(c) if hasattr(m, "kline") and c in m else row.line
+                where = f" (variant {variant})" if variant else ""
+                err(t.file, line, f"table {t.id}: {c} {v!r}{where} is out of the column's range "
+                                  f"({_dom_words(dom) if dom != (0, 10 ** 6) else 'a count: an integer ≥ 0'})")
+
+
+def _board_line(b, key=None):
+    bd = b.get("board") if isinstance(b, dict) else None
+    if key and hasattr(bd, "kline") and key in bd:
+        return bd.kline(key)
+    if hasattr(b, "kline"):
+        return b.kline("board")
+    return getattr(b, "line", 0)
+
+
+def _offending_key(board, msg):
+    """The key of a board an InputError is about: the one whose value the message quotes."""
+    keys = [k for k, v in board.items() if v is not None and repr(v) in msg or (isinstance(v, str) and f"{v}" in msg and len(str(v)) > 1)]
+    if len(keys) == 1:
+        return keys[0]
+    flags = [k for k in board if f"--{k.replace('_', '-')}" in msg]
+    return flags[0] if len(flags) == 1 else (keys[0] if keys else None)
+
+
+def example_boards(kb):
+    """(entry, kind, example item) for every example board of every rule and named row."""
+    for e in list(kb.rules.values()) + list(kb.rows.values()):
+        ex = e.meta.get("examples")
+        if not isinstance(ex, dict):
+            continue
+        for kind, items in ex.items():
+            for b in items if isinstance(items, list) else []:
+                if isinstance(b, dict) and isinstance(b.get("board"), dict):
+                    yield e, kind, b
+
+
+def lint_boards(kb, err):
+    """Every example board is one the CLI would judge: it casts (liuren.casting.cast.cast with
+    the board's keys and this KB's core tables), its question is a question of the KB, and its
+    variants are variants of the entries they name.  A 三傳 the book prints (`chuan:`) is the
+    cast's (an `unmet` example that says chuan: differs from it)."""
+    import json
+    from liuren.casting.cast import cast
+    from liuren.errors import InputError, KBError
+    variants_of = {e.id: {v["id"] for v in e.variants if isinstance(v, dict) and "id" in v}
+                   for e in kb.entries.values()}
+    every_variant = set().union(*variants_of.values()) if variants_of else set()
+    questions = set(kb.questions) | set(kb.question_aliases)
+    casts = {}
+    root = str(kb.root)
+    for e, kind, b in example_boards(kb):
+        board = b["board"]
+        what = f"{e.id}: example board ({kind})"
+        q = board.get("question")
+        if q is not None and q not in questions:
+            err(e.file, _board_line(b, "question"), f"{what}: question {q!r} is not a question of the KB{_near(q, questions)}")
+        vs = board.get("variants")
+        if vs is not None:
+            if not isinstance(vs, dict):
+                err(e.file, _board_line(b, "variants"), f"{what}: variants is {{entry id: variant id}}")
+            else:
+                for k, v in vs.items():
+                    if k == "*":
+                        bad = v not in every_variant
+                    elif k not in variants_of:
+                        err(e.file, _board_line(b, "variants"), f"{what}: variants names unknown entry {k!r}"
+                                                                f"{_near(k, variants_of)}")
+                        continue
+                    else:
+                        bad = v not in variants_of[k]
+                    if bad:
+                        known = every_variant if k == "*" else variants_of[k]
+                        err(e.file, _board_line(b, "variants"), f"{what}: {k} has no variant {v!r} "
+                                                                f"(variants: {', '.join(sorted(known)) or 'none'}){_near(v, known)}")
+        kw = {k: v for k, v in board.items() if k not in ("question", "variants")}
+        try:
+            key = json.dumps(kw, sort_keys=True, ensure_ascii=False, default=str)
+        except (TypeError, ValueError):
+            key = repr(sorted(kw.items(), key=repr))
+        if key not in casts:
+            try:
+                moment = kw.pop("moment", None)
+                casts[key] = cast(moment, kb=root, **kw)
+            except KBError as x:
+                err(x.path, x.line, f"the core tables cannot cast the example boards: {x.message}")
+                return
+            except (InputError, TypeError, ValueError) as x:
+                casts[key] = x
+            except Exception as x:      # noqa: BLE001 — still one line naming the board
+                casts[key] = x
+        got = casts[key]
+        if isinstance(got, Exception):
+            msg = str(got).splitlines()[0] if str(got) else type(got).__name__
+            if isinstance(got, TypeError) and "unexpected keyword" in msg:
+                msg = f"unknown board key ({msg.split('argument')[-1].strip()})"
+            err(e.file, _board_line(b, _offending_key(board, msg)), f"{what} cannot be cast: {msg}")
+            continue
+        c = b.get("chuan")
+        if isinstance(c, str) and len(c) == 3:
+            have = "".join(got.transmissions.branches)
+            if kind == "unmet" and b.get("says") == "chuan":
+                if have == c:
+                    err(e.file, b.kline("chuan"), f"{what}: the cast now gives the book's 三傳 {c}: move the "
+                                                  "example to fires or silent")
+            elif have != c:
+                err(e.file, b.kline("chuan"), f"{what}: the book's 三傳 {c!r} is not the cast's {have}")

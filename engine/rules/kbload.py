@@ -38,7 +38,7 @@ RULE_KEYS = {"id", "name", "aliases", "labels", "kind", "when", "then", "as", "a
              "examples", "unreachable", "always", "note", "question", "effect", "governs", "conflicts",
              "salience"}
 TABLE_KEYS = {"id", "name", "aliases", "labels", "kind", "columns", "rows", "reading", "source",
-              "interpretation", "note", "valence", "reported", "text", "extends"}
+              "interpretation", "note", "valence", "reported", "text", "extends", "domains"}
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
 
@@ -137,9 +137,12 @@ def read_yaml(path):
     try:
         return loader.get_single_data()
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
+        mark = _yaml_mark(e)
         line = mark.line + 1 if mark else 0
         msg = " ".join(str(x) for x in (e.context, e.problem) if x)
+        opened = _unclosed_quote(text, e, line)
+        if opened:
+            line, msg = opened, f"an unclosed quote: the value opened on this line runs on (to line {line_of(e)}: {msg})"
         raise KBError(path, line, f"YAML syntax: {msg}") from None
     except yaml.YAMLError as e:
         # a reader error (a control character …) has a position in the text, not a mark
@@ -149,6 +152,62 @@ def read_yaml(path):
         raise KBError(path, line, f"YAML syntax: {msg}") from None
     finally:
         loader.dispose()
+
+
+def _yaml_mark(e):
+    """Where a YAML error is: where the problem is found, except for a quoted scalar, a flow
+    collection or a block left unclosed — found only at the end of the file, it is reported at
+    its opening line (the context mark)."""
+    problem = e.problem_mark
+    ctx = getattr(e, "context_mark", None)
+    if ctx is not None and (problem is None or "end of stream" in str(e.problem or "")
+                            or str(e.context or "").startswith(("while scanning a quoted", "while parsing a flow",
+                                                                "while scanning a block scalar"))):
+        return ctx
+    return problem or ctx
+
+
+def line_of(e):
+    m = e.problem_mark or e.context_mark
+    return m.line + 1 if m else 0
+
+
+_OPEN_QUOTE = re.compile(r"""(?:^\s*(?:-\s+)?|:\s+|[\[{,]\s*)(['"])""")
+
+
+def _unclosed_quote(text, e, line):
+    """The line of a quoted value left open before a YAML error, if there is one: a quote runs
+    on past its line (YAML lets it), so the parser stumbles later, at the end of the file or at
+    the next line that no longer fits; the slip is where the quote opened."""
+    end = line_of(e)
+    lines = text.split("\n")
+    start = max(0, min(line, end) - 400)
+    for i in range(end - 1, start - 1, -1):
+        if i >= len(lines):
+            continue
+        s = lines[i].split(" #")[0] if "'" not in lines[i] and '"' not in lines[i] else lines[i]
+        for m in _OPEN_QUOTE.finditer(s):
+            q, rest = m.group(1), s[m.end():]
+            if q == "'":
+                closed = rest.replace("''", "").count("'") >= 1
+            else:
+                closed = re.search(r'(?<!\\)"', rest) is not None
+            if not closed and i + 1 != end and _closing_helps(lines, i, q, end):
+                return i + 1
+            break
+    return None
+
+
+def _closing_helps(lines, i, q, end):
+    """Does closing the quote at the end of line i let the parser past line `end`?"""
+    fixed = lines[:i] + [lines[i].rstrip() + q] + lines[i + 1:]
+    try:
+        yaml.load("\n".join(fixed), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.MarkedYAMLError as e2:
+        return line_of(e2) > end
+    except yaml.YAMLError:
+        return False
+    return True
 
 
 # --------------------------------------------------------------------------- model
@@ -311,12 +370,21 @@ def cite(s):
     return f"《{s.get('book', '')}》"
 
 
-def kb_files(root, only=None):
+def kb_files(root, only=None, loops=None):
+    """The *.yaml files of a KB folder.  A symlink loop raises KBError, or with `loops` (a list)
+    is appended to it as a KBError and left out."""
     root = pathlib.Path(root)
     if not root.is_dir():
         raise KBError(root, 0, "no such knowledge-base folder")
     files = []
-    for d, _, names in os.walk(root, followlinks=True):      # a working copy may link folders
+    seen = {}
+    for d, dirs, names in os.walk(root, followlinks=True):      # a working copy may link folders
+        try:
+            _prune_loops(root, d, dirs, seen)
+        except KBError as e:
+            if loops is None:
+                raise
+            loops.append(e)
         files += [pathlib.Path(d) / n for n in names if n.endswith(".yaml")]
     files.sort()
     if not files:
@@ -324,6 +392,28 @@ def kb_files(root, only=None):
     if only:
         files = [p for p in files if p.relative_to(root).parts[0] in only]
     return files
+
+
+def _prune_loops(root, d, dirs, seen):
+    """A folder linked back into the KB (a symlink loop, or the same folder linked twice) is read
+    once: walking it again would read every file again, as a thousand duplicate ids."""
+    real = os.path.realpath(d)
+    seen.setdefault(real, d)
+    for sub in list(dirs):
+        p = os.path.join(d, sub)
+        target = os.path.realpath(p)
+        first = seen.get(target)
+        if first is None and (real == target or real.startswith(target + os.sep)):
+            first = d if real == target else os.path.join(root, os.path.relpath(target, os.path.realpath(root)))
+        if first is not None:
+            dirs.remove(sub)
+            raise KBError(p, 0, f"a symlink loop: this folder links to {target}, which the KB folder "
+                                f"already reads (as {first}); remove the link")
+        seen[target] = p
+
+
+# the core files the caster and the relation macros need (kb/README.md, "core/")
+CORE_FILES = ("books.yaml", "casting.yaml", "ganzhi.yaml", "macros.yaml", "shensha.yaml")
 
 
 @functools.lru_cache(maxsize=8)
@@ -362,7 +452,12 @@ def _load_kb(root, only, collect):
             raise e
         errors.append(e)
 
-    for path in kb_files(root, only):
+    loops = []
+    files = kb_files(root, only, loops=loops if collect else None)
+    for e in loops:
+        err(e.path, 0, e.message)
+    unreadable = _missing_core(root, only, files, err)
+    for path in files:
         try:
             doc = read_yaml(path)
         except KBError as e:
@@ -370,6 +465,7 @@ def _load_kb(root, only, collect):
             if not collect:
                 raise e from None
             errors.append(e)
+            unreadable = True
             continue
         if _rel_file(path, root) != MANIFEST:
             kb.files.append(str(path))
@@ -379,6 +475,10 @@ def _load_kb(root, only, collect):
             raise
         except Exception as e:  # noqa: BLE001 — a shape the checks did not foresee: still one line
             err(path, 0, f"cannot read this file's entries ({type(e).__name__}: {e})")
+    if unreadable:
+        # what the others say would follow from the file(s) that could not be read: a fact type
+        # they declare unknown, a macro missing …  Those are named alone; fix them first.
+        return (kb, errors) if collect else kb
     try:
         _post(kb, err, strict=collect)
     except KBError:
@@ -386,6 +486,19 @@ def _load_kb(root, only, collect):
     except Exception as e:  # noqa: BLE001
         err(root, 0, f"cannot check the rules ({type(e).__name__}: {e})")
     return (kb, errors) if collect else kb
+
+
+def _missing_core(root, only, files, err):
+    """A core file deleted (or renamed) is named, instead of the errors of every rule that used
+    its tables and macros.  True when one is missing."""
+    if only and "core" not in only:
+        return False
+    have = {pathlib.Path(p).name for p in files if pathlib.Path(p).parent.name == "core"}
+    missing = [f for f in CORE_FILES if f not in have]
+    for f in missing:
+        err(pathlib.Path(root) / "core" / f, 0, f"missing: a core file the caster and the rules need "
+                                                f"({', '.join('core/' + x for x in CORE_FILES)}); restore it")
+    return bool(missing)
 
 
 def _rel_file(path, root):
@@ -459,7 +572,7 @@ def _load_factdecl(kb, path, item, err):
         return err(path, item.kline("type"), f"fact type {t!r} is built in")
     if t in kb.declared:
         return err(path, item.kline("type"), f"fact type {t!r} is declared twice")
-    kb.declared[t] = dict(item, file=str(path))
+    kb.declared[t] = dict(item, file=str(path), line=item.line)
     kb.fact_text[t] = item["text"]
     if "show" in item and not isinstance(item["show"], str):
         err(path, item.kline("show"), f"fact type {t!r}: show must be a heading (the findings section it goes to)")
@@ -532,9 +645,30 @@ def _check_id(kb, path, item, err, what):
             f"{what} id {i!r} must be an ascii slug (a-z, 0-9, '-', '.')")
         return None
     if i in kb.rules or i in kb.rows or i in kb.tables:
-        err(path, item.kline("id"), f"duplicate id {i!r}")
+        _duplicate_id(kb, path, item, err, i)
         return None
     return i
+
+
+def _duplicate_id(kb, path, item, err, i):
+    """Both places of a duplicate id are named (either may be the edited one): the second
+    entry's id line, which names the first's, and the first's, which names the second's."""
+    first = kb.rules.get(i) or kb.rows.get(i) or kb.tables.get(i)
+    fline = first.meta.kline("id") if hasattr(first.meta, "kline") else first.line
+    ffile = pathlib.Path(first.file)
+    here = f"{_rel(path, kb.root)}:{item.kline('id')}"
+    there = f"{_rel(ffile, kb.root)}:{fline}"
+    err(path, item.kline("id"), f"duplicate id {i!r}: already the id of the entry at {there}")
+    if (ffile, fline) != (pathlib.Path(path), item.kline("id")):
+        err(ffile, fline, f"duplicate id {i!r}: also the id of the entry at {here}")
+
+
+def _check_name(path, item, err, what):
+    """A name is the words a judgment is shown by: an empty one is a slip (a deleted name)."""
+    if "name" in item and (item["name"] is None or (isinstance(item["name"], str) and not item["name"].strip())):
+        err(path, item.kline("name"), f"{what}: empty name (give the name the source calls it by)")
+        return False
+    return True
 
 
 def _check_source(kb, path, item, err, required=True):
@@ -683,6 +817,7 @@ def _load_table(kb, path, item, err):
             return err(path, item.line, f"table {tid}: missing {k!r}")
     if "rows" not in item and not item.get("reported"):
         return err(path, item.line, f"table {tid}: missing 'rows' (only a table others extend may have none)")
+    _check_name(path, item, err, f"table {tid}")
     cols = item["columns"]
     if not isinstance(cols, list) or not all(isinstance(c, str) for c in cols):
         return err(path, item.kline("columns"), f"table {tid}: columns must be a list of names")
@@ -713,6 +848,13 @@ def _load_table(kb, path, item, err):
             _check_source(kb, path, r, err, required=("source" not in item))
             _check_common(kb, path, r, err, f"row {rid}")
         name = r.get("name", "")
+        if rid:
+            if not _check_name(path, r, err, f"row {rid}"):
+                name = ""
+            elif "name" not in r and item.get("reported"):
+                err(path, r.line, f"row {rid}: a row of a table whose rows are reported as judgments needs a name")
+            elif "name" not in r:
+                name = item.get("name", "")         # a row named only to carry variants: the table's name
         data = _row_data(r, cols, path, err)
         vdata = {}
         for v in r.get("variants") or []:
@@ -737,6 +879,7 @@ def _load_rule(kb, path, item, err):
     for k in ("name", "kind", "when"):
         if k not in item:
             return err(path, item.line, f"rule {rid}: missing {k!r}")
+    _check_name(path, item, err, f"rule {rid}")
     if item["kind"] not in RULE_KINDS:
         err(path, item.kline("kind"), f"rule {rid}: kind {item['kind']!r} is not one of {'、'.join(RULE_KINDS)}")
     _check_source(kb, path, item, err)
@@ -801,8 +944,10 @@ def _post(kb, err, strict=False):
             err(e.file, e.line, f"{e.id}: no example board where it fires (examples: fires:, or unreachable: with why)")
         if not (ex.get("silent") or e.meta.get("always")):
             err(e.file, e.line, f"{e.id}: no example board where it stays silent (examples: silent:, or always: with why)")
-    from liuren.rules.kblint import lint
+    from liuren.rules.kblint import lint, lint_more
     lint(kb, err, JUDGMENT_KINDS)
+    if strict:
+        lint_more(kb, err)
 
 
 def entries_needing_examples(kb):

@@ -1,0 +1,146 @@
+"""Issue 22 §1: editing slips that `liuren kb check` let through, and refusals whose message did
+not name the edited line.  Each case copies the installed KB, makes one edit, and expects exit
+status 2 and a one-line message "kb/<file>:<line>: …" naming the value."""
+import os
+import shutil
+
+import pytest
+
+from liuren.cli.main import main
+from liuren.rules.kbload import packaged_kb_dir
+
+BOARD = "day: 庚辰, 'on': 酉加卯, night: false, month: 戊戌, year: 2021, sex: m, guiren: 甲羊, variants: {jz-tianer: diben}"
+XS = "juanzhong/xingsha.yaml"
+
+# (file, text to find, replacement) -> (line of the message: "+N" from the edit's first line, or
+# a number; words it must contain)
+SLIPS = {
+    # a `then:` fact type nobody reads, and the type its readers read that nobody concludes now
+    "then: 傳局 renamed 傳局置 (the conclusion)": (
+        ("common/shared.yaml", "      - 傳局: {局: $", "      - 傳局置: {局: $"),
+        ("+0", "then asserts '傳局置', which no rule reads and no `facts:` declaration shows")),
+    "then: 傳局 renamed 傳局置 (a reader)": (
+        ("common/shared.yaml", "      - 傳局: {局: $", "      - 傳局置: {局: $"),
+        (None, "rule dq11-chuanxing-rule: reads '傳局', which no rule concludes")),
+    # example boards that cannot be cast
+    "on: 巳加孑": ((XS, BOARD, BOARD.replace("'on': 酉加卯", "'on': 巳加孑")), ("+0", "'孑' is neither a branch nor a stem")),
+    "on: 醜加卯": ((XS, BOARD, BOARD.replace("'on': 酉加卯", "'on': 醜加卯")), ("+0", "'醜' is not a branch")),
+    "month: 甲甲": ((XS, BOARD, BOARD.replace("month: 戊戌", "month: 甲甲")), ("+0", "--month '甲甲' is not one of the sixty")),
+    "month: 庚牛": ((XS, BOARD, BOARD.replace("month: 戊戌", "month: 庚牛")), ("+0", "--month '庚牛'")),
+    "guiren: 由羊": ((XS, BOARD, BOARD.replace("guiren: 甲羊", "guiren: 由羊")), ("+0", "guiren='由羊' is not one of")),
+    "born: 2091 beside year: 2026": ((XS, BOARD, BOARD.replace("year: 2021", "year: 2026, born: 2091")),
+                                     ("+0", "--born 2091 is after the cast year 2026")),
+    "year: 2111": ((XS, BOARD, BOARD.replace("year: 2021", "year: 2111")), ("+0", "--year 2111: the year must be")),
+    "year: 2126": ((XS, BOARD, BOARD.replace("year: 2021", "year: 2126")), ("+0", "--year 2126")),
+    "a board's variant misspelt": ((XS, BOARD, BOARD.replace("jz-tianer: diben", "jz-tianer: dibem")),
+                                   ("+0", "jz-tianer has no variant 'dibem' (variants: diben) (did you mean diben")),
+    "a board's question misspelt": ((XS, BOARD, BOARD.replace("guiren: 甲羊", "guiren: 甲羊, question: 占病x")),
+                                    ("+0", "question '占病x' is not a question of the KB")),
+    "an unknown board key": ((XS, BOARD, BOARD.replace("guiren: 甲羊", "giuren: 甲羊")),
+                             ("+0", "cannot be cast: unknown option 'giuren'")),
+    # table values out of their range
+    "月: 104 in the 月宿 table": (
+        ("daquan/juan09-base.yaml", "      - {月: 10, 日: [1], 宿: 心, 支: 卯}", "      - {月: 104, 日: [1], 宿: 心, 支: 卯}"),
+        ("+0", "table dq09-yuexiu: 月 104 is out of the column's range (an integer 1–12)")),
+    "日: 31 in the 月宿 table": (
+        ("daquan/juan09-base.yaml", "      - {月: 10, 日: [1], 宿: 心, 支: 卯}", "      - {月: 10, 日: [31], 宿: 心, 支: 卯}"),
+        ("+0", "日 31 is out of the column's range (an integer 1–30)")),
+    "a table's own domains:": (
+        ("daquan/juan09-base.yaml", "    columns: [月, 日, 宿, 支]\n    text: \"農曆",
+         "    columns: [月, 日, 宿, 支]\n    domains: {日: [1, 15]}\n    text: \"農曆"),
+        (None, "table dq09-yuexiu: 日 16 is out of the column's range (an integer 1–15)")),
+    # the refusals' messages
+    "a duplicate id (the edited entry comes first)": (
+        ("juan3/ge.yaml", "  - id: ge-sanchuan-xiang-rule\n", "  - id: ge-chuan-kong\n"),
+        ("+0", "duplicate id 'ge-chuan-kong': also the id of the entry at kb/juan3/ge.yaml:312")),
+    "a duplicate id (the edited entry comes second)": (
+        ("juan3/ge.yaml", "  - id: ge-chuan-kong\n", "  - id: ge-sanchuan-xiang-rule\n"),
+        ("+0", "duplicate id 'ge-sanchuan-xiang-rule': already the id of the entry at kb/juan3/ge.yaml:146")),
+    "an unclosed quote": (
+        ("juan3/ge.yaml", "    reading: 三傳某一傳為旬空", "    reading: \"三傳某一傳為旬空"),
+        ("+0", "YAML syntax: an unclosed quote")),
+    "an emptied name (a reported row)": (
+        ("juan3/ge.yaml", "        name: 斬首\n", "        name: ''\n"),
+        ("+0", "row ge-zhanshou: empty name")),
+    "a deleted name (a reported row)": (
+        ("juan3/ge.yaml", "        name: 斬首\n", ""),
+        (-1, "row ge-zhanshou: a row of a table whose rows are reported as judgments needs a name")),
+    "an emptied name (a rule)": (
+        ("juan3/ge.yaml", "    name: 三傳空亡格\n    kind: 格\n", "    name: ' '\n    kind: 格\n"),
+        ("+0", "rule ge-chuan-kong: empty name")),
+}
+
+
+@pytest.fixture
+def kbcopy(tmp_path):
+    d = tmp_path / "kb"
+    shutil.copytree(packaged_kb_dir(), d)
+    return d
+
+
+def _check(kbcopy, capsys):
+    code = main(["kb", "check", "--kb", str(kbcopy)])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return code, err
+
+
+@pytest.mark.parametrize("case", list(SLIPS))
+def test_a_slip_is_refused_with_file_and_line(kbcopy, case, capsys):
+    (rel, old, new), (line, words) = SLIPS[case]
+    p = kbcopy / rel
+    text = p.read_text(encoding="utf-8")
+    assert text.count(old) >= 1, f"the edit's anchor is not in {rel}: {old!r}"
+    at = text[:text.index(old)].count("\n") + 1
+    if isinstance(line, str):
+        line = at + int(line)
+    elif isinstance(line, int) and line < 0:
+        line = at + line
+    p.write_text(text.replace(old, new, 1), encoding="utf-8")
+    code, err = _check(kbcopy, capsys)
+    assert code == 2, f"{case}: accepted"
+    where = f"kb/{rel}:{line}:" if line else ""
+    hits = [ln for ln in err.splitlines() if words in ln and where in ln]
+    assert hits, f"{case}: expected {where} … {words!r} in:\n{err[:2000]}"
+
+
+def test_an_example_board_under_a_renamed_variant(kbcopy, capsys):
+    # the variant diben of jz-tianer renamed: the boards that ask for it are named
+    p = kbcopy / XS
+    text = p.read_text(encoding="utf-8")
+    i = text.index("  - id: jz-tianer\n")
+    j = text.index("    - id: diben\n", i)
+    p.write_text(text[:j] + "    - id: dibenx\n" + text[j + len("    - id: diben\n"):], encoding="utf-8")
+    line = text[:text.index(BOARD)].count("\n") + 1
+    code, err = _check(kbcopy, capsys)
+    assert code == 2
+    assert f"kb/{XS}:{line}:" in err and "jz-tianer has no variant 'diben' (variants: dibenx)" in err, err
+
+
+@pytest.mark.parametrize("core", ["macros.yaml", "casting.yaml"])
+def test_a_deleted_core_file_is_named(kbcopy, core, capsys):
+    (kbcopy / "core" / core).unlink()
+    code, err = _check(kbcopy, capsys)
+    assert code == 2
+    lines = err.splitlines()
+    assert len(lines) == 1 and f"kb/core/{core}: missing: a core file" in lines[0], err
+
+
+def test_an_unclosed_quote_is_the_only_error(kbcopy, capsys):
+    # not the end of the file, and not the rules that read what the file declares
+    p = kbcopy / "juan3" / "ge.yaml"
+    text = p.read_text(encoding="utf-8")
+    old = "    reading: 三傳某一傳為旬空"
+    line = text[:text.index(old)].count("\n") + 1
+    p.write_text(text.replace(old, "    reading: '三傳某一傳為旬空", 1), encoding="utf-8")
+    code, err = _check(kbcopy, capsys)
+    assert code == 2
+    assert err.splitlines() == [ln for ln in err.splitlines() if f"kb/juan3/ge.yaml:{line}: YAML syntax" in ln], err
+
+
+def test_a_symlink_loop_is_named(kbcopy, capsys):
+    os.symlink("..", kbcopy / "juan3" / "up")
+    code, err = _check(kbcopy, capsys)
+    assert code == 2
+    lines = err.splitlines()
+    assert len(lines) == 1 and "kb/juan3/up: a symlink loop" in lines[0], err

@@ -229,9 +229,10 @@ def test_lang_ja(client):
 # --------------------------------------------------------------------------- JSON twins = the CLI's JSON
 def test_api_judge_is_the_cli_json(client, capsys):
     want = cli_json(capsys, "judge", "--day", "丁卯", "--on", "亥加丑", "--month", "壬寅", "--json")
-    got = client.get("/api/judge?" + BOARD).json()
+    got = client.get("/api/judge?" + BOARD + "&trace=1").json()
     assert got["board"] == want["board"] and got["fired"] == want["fired"] and got["findings"] == want["findings"]
     assert len(got["trace"]["nodes"]) == len(want["trace"]["nodes"])
+    assert "trace" not in client.get("/api/judge?" + BOARD).json()          # only when asked (issue 20)
     want = cli_json(capsys, "judge", "--day", "丁卯", "--on", "亥加丑", "--book", "六壬經緯", "--json")
     assert client.get("/api/judge?day=丁卯&on=亥加丑&book=六壬經緯").json()["fired"] == want["fired"]
 

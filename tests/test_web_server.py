@@ -87,7 +87,7 @@ def test_pages_and_api_over_http(server):
 
 
 def test_eight_clients_at_once_get_the_sequential_results(server):
-    sequential = {b: json.loads(get(server + "/api/judge?" + q(b))[2]) for b in BOARDS}
+    sequential = {b: json.loads(get(server + "/api/judge?" + q(b) + "&trace=1")[2]) for b in BOARDS}
     assert all(d["fired"] for d in sequential.values())
     results, errors = {}, []
     barrier = threading.Barrier(len(BOARDS))
@@ -97,7 +97,7 @@ def test_eight_clients_at_once_get_the_sequential_results(server):
             barrier.wait(60)
             got = []
             for _ in range(3):
-                status, _, body = get(server + "/api/judge?" + q(b))
+                status, _, body = get(server + "/api/judge?" + q(b) + "&trace=1")
                 assert status == 200, body[:200]
                 got.append(json.loads(body))
                 status, _, page = get(server + "/board?" + q(b))

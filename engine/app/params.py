@@ -15,7 +15,7 @@ CAST_KEYS = ("moment", "tz", "day", "jiang", "hour", "on", "night", "daytime", "
              "term_day", "lunar", "guiren", "shehai", "day_boundary", "yuejiang")
 JUDGE_KEYS = ("question", "variant")
 FILTER_KEYS = ("book", "kind", "valence", "all")
-VIEW_KEYS = ("why", "lang")
+VIEW_KEYS = ("why", "lang", "trace")
 MULTI = {"variant", "book", "kind", "valence", "ge"}
 ALIASES = {"day-boundary": "day_boundary", "partner-born": "partner_born", "partner-sex": "partner_sex",
            "partner-benming": "partner_benming", "partner-xingnian": "partner_xingnian", "term-day": "term_day"}

@@ -109,6 +109,8 @@ class Service:
             for k in ("book", "kind", "valence", "all"):
                 if k in p:
                     d["books" if k == "book" else k] = list(p[k]) if k != "all" else placements
+        if not flag(p, "trace"):
+            d.pop("trace", None)             # the whole trace (~600 kB) only when asked: trace=1
         if "why" in p:
             d["why"] = self.explain(r, self.entry(p["why"]).id)
         lang = L.check_lang(p.get("lang"))

@@ -37,7 +37,12 @@ def cmd_trace(a):
     from liuren.explain.export import FORMATS, localized
     lang = lang_of(a.lang)
     r = _judge(a)
-    _write(a, FORMATS[a.format](localized(r.graph, lang)))
+    if a.why is not None:
+        from liuren.app.queries import chain_part
+        g = chain_part(r, a.why)
+    else:
+        g = r.graph
+    _write(a, FORMATS[a.format](localized(g, lang)))
     return 0
 
 
@@ -68,6 +73,8 @@ def add_commands(sub, cast_args, add_judge_args, only=None):
         cast_args(t)
         add_judge_args(t)
         t.add_argument("--format", choices=("graphml", "json", "dot", "mermaid"), default="json")
+        t.add_argument("--why", metavar="RULE", help="only the part of the trace this rule's chain reads "
+                                                     "(a whole board is past Mermaid's limits)")
         t.add_argument("--output", "-o", help="write to this file")
         t.set_defaults(fn=cmd_trace)
 

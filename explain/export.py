@@ -81,7 +81,18 @@ def _mm_escape(s):
     return str(s).replace('"', "#quot;").replace("\n", "<br/>")
 
 
+# Mermaid's default limits (mermaid.initialize: maxEdges 500, maxTextSize 50,000): a diagram past them
+# does not render, so it is refused with a pointer to the formats that hold a whole trace
+MERMAID_MAX_EDGES = 500
+MERMAID_MAX_TEXT = 50_000
+
+
 def mermaid(g):
+    from liuren.errors import InputError
+    n_edges = g.number_of_edges()
+    if n_edges > MERMAID_MAX_EDGES:
+        raise InputError(f"mermaid: the trace has {n_edges} edges, past Mermaid's default limit of "
+                         f"{MERMAID_MAX_EDGES}: export it as dot or graphml, or one chain with why=RULE")
     ids = {n: f"n{i}" for i, n in enumerate(g.nodes)}
     out = ["flowchart LR"]
     for n, d in g.nodes(data=True):
@@ -97,7 +108,11 @@ def mermaid(g):
         role = d.get("role", "")
         arrow = "-.->" if role == "defeats" else "-->"
         out.append(f"  {ids[a]} {arrow}|{role}| {ids[b]}")
-    return "\n".join(out) + "\n"
+    text = "\n".join(out) + "\n"
+    if len(text) > MERMAID_MAX_TEXT:
+        raise InputError(f"mermaid: the diagram is {len(text):,} characters, past Mermaid's default limit of "
+                         f"{MERMAID_MAX_TEXT:,}: export it as dot or graphml, or one chain with why=RULE")
+    return text
 
 
 FORMATS = {"graphml": graphml, "json": node_link, "dot": dot, "mermaid": mermaid}

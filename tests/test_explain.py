@@ -146,6 +146,11 @@ MERMAID_LINE = re.compile(r'^  (n\d+(\["[^"]*"\]|\("[^"]*"\)|\[/"[^"]*"/\])|n\d+
 
 
 def test_mermaid_is_well_formed(graph):
+    from liuren.app.queries import chain_part
+    from liuren.errors import InputError
+    with pytest.raises(InputError, match="dot or graphml"):          # a whole board: past Mermaid's limits
+        FORMATS["mermaid"](graph)
+    graph = chain_part(judge({"day": "丁卯", "on": "亥加丑", "month": "壬寅"}), "斬首")   # one chain
     lines = FORMATS["mermaid"](graph).splitlines()
     assert lines[0] == "flowchart LR"
     bad = [l for l in lines[1:] if not MERMAID_LINE.match(l)]
@@ -156,6 +161,12 @@ def test_mermaid_is_well_formed(graph):
 @pytest.mark.parametrize("fmt", ["graphml", "json", "dot", "mermaid"])
 def test_trace_command(fmt, tmp_path, capsys):
     out = tmp_path / f"t.{fmt}"
+    if fmt == "mermaid":                    # a whole board is past Mermaid's limits: refused, one line
+        assert main(["trace", "--day", "丁卯", "--on", "亥加丑", "--format", fmt, "-o", str(out)]) == 2
+        assert "dot or graphml" in capsys.readouterr().err
+        assert main(["trace", "--day", "丁卯", "--on", "亥加丑", "--format", fmt, "--why", "斬首", "-o", str(out)]) == 0
+        assert 100 < out.stat().st_size < 5000
+        return
     assert main(["trace", "--day", "丁卯", "--on", "亥加丑", "--format", fmt, "-o", str(out)]) == 0
     assert out.stat().st_size > 1000
 

@@ -275,10 +275,10 @@ def create_app(kb=None, warm=True):
     def api_why(request: Request, rule: str):
         return api(lambda: SafeJSON(svc.why_json(rule, params(request, P.CAST_KEYS + P.JUDGE_KEYS + ("lang",)))))
 
-    @app.get("/api/trace", openapi_extra=_doc(P.CAST_KEYS + P.JUDGE_KEYS + ("format",)), summary="the whole trace (liuren trace --format graphml|json|dot|mermaid)")
+    @app.get("/api/trace", openapi_extra=_doc(P.CAST_KEYS + P.JUDGE_KEYS + ("format", "why")), summary="the whole trace (liuren trace --format graphml|json|dot|mermaid); why=RULE: that rule's chain only")
     def api_trace(request: Request):
         def go():
-            p = params(request, P.CAST_KEYS + P.JUDGE_KEYS + ("format",))
+            p = params(request, P.CAST_KEYS + P.JUDGE_KEYS + ("format", "why"))
             fmt = p.pop("format", "json")
             text = svc.trace_text(p, fmt)
             media = {"json": "application/json", "graphml": "application/xml"}.get(fmt, "text/plain")

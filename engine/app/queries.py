@@ -259,3 +259,17 @@ def explain_rule(rule, board=None, *, question=None, variants=None, kb=None, **c
     entry = resolve_entry(load_kb(kb), rule)
     r = judged(board if board is not None else cast_kwargs, variants=variants, question=question, kb=kb)
     return explain(r, entry.id)
+
+
+def chain_part(r, rule):
+    """The part of a judgment's trace that `rule`'s chain reads (a networkx graph): its firings, those
+    they rest on and those that defeat them, their premises and conclusions, the casting steps when
+    the 三傳 is read — what the chain's graph on a page shows, as an export takes it."""
+    from liuren.explain.html import chain_graph
+    e = resolve_entry(r.kb, rule)
+    g = r.graph
+    part = chain_graph(g, e.id)
+    if part is None:
+        raise InputError(f"{rule!r}: {e.id} did not fire on this board, so it has no chain to export "
+                         "(liuren why gives its WHY-NOT)")
+    return g.subgraph([n["data"]["id"] for n in part["nodes"]]).copy()

@@ -132,10 +132,12 @@ class Service:
         return rep
 
     def trace_text(self, p, fmt):
+        """The whole trace in a format, or with why=RULE the part of it that rule's chain reads."""
         from liuren.explain.export import FORMATS
         if fmt not in FORMATS:
             raise InputError(f"format {fmt!r}: one of {'|'.join(FORMATS)}")
-        return FORMATS[fmt](self.judged(p).graph)
+        r = self.judged(p)
+        return FORMATS[fmt](Q.chain_part(r, p["why"]) if p.get("why") else r.graph)
 
     def rules_json(self, p):
         rows = Q.rules_rows(self.kb, p.get("kind"), p.get("source"))

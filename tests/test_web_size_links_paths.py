@@ -45,7 +45,8 @@ ABSOLUTE = re.compile(r"(?<![\w.])/(?:work|home|root|tmp|usr|opt|var|srv|mnt)/[\
 @pytest.mark.parametrize("url", [
     "/", "/board?day=丁卯&on=亥加丑", "/board?day=丁卯&on=亥加丑&why=斬首", "/rules", "/rules/斬首",
     "/api/rules/斬首", "/api/why/斬首?day=丁卯&on=亥加丑", "/practice?seed=3", "/api/practice?seed=3",
-    "/api/rules", "/api/questions",
+    "/api/rules", "/api/questions", "/api/judge?day=丁卯&on=亥加丑&trace=1", "/api/trace?day=丁卯&on=亥加丑&format=graphml",
+    "/api/trace?day=丁卯&on=亥加丑&format=json",
 ])
 def test_no_server_path(client, url):
     r = client.get(url)

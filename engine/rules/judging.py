@@ -196,6 +196,13 @@ class Firing:
 
 
 
+def _kb_name(kb):
+    """The KB as a trace names it: "kb" for the installed one, else its folder's name (never a path
+    on the machine that judged)."""
+    from liuren.rules.kbload import packaged_kb_dir
+    return "kb" if kb.root.resolve() == packaged_kb_dir().resolve() else kb.root.name
+
+
 def _sources(kb, entry):
     """An entry's sources with book and volume (cached per KB and entry)."""
     cache = kb.__dict__.setdefault("_sources_cache", {})
@@ -560,7 +567,7 @@ class Judgment:
 
     def _graph_attrs(self):
         return dict(kind="liuren-trace", day=self.board.day, jiang=self.board.jiang, hour=self.board.hour,
-                    daytime=self.board.daytime, kb=str(self.kb.root), question=self.question or "",
+                    daytime=self.board.daytime, kb=_kb_name(self.kb), question=self.question or "",
                     variants=dict(self.variants), board=self.board.to_dict())
 
     def _build(self, g, rec, keep=None):

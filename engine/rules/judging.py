@@ -139,6 +139,7 @@ class Firing:
     routes: list | tuple = ()        # other firings reaching this same judgment
     repeat_of: int | None = None   # set on those others: the firing that stands for them in `fired`
     about_at: list | None = None   # for each branch of `about`, the position it stands at (or None)
+    slot: int = -1                 # where the judgment stands in `fired`: its first route's number
 
     _keys: tuple | None = None     # (premises, conclusions), worked out by the recorder on first use
     # the recorder, by a weak reference: a strong one would make each board's firings a cycle,
@@ -194,6 +195,11 @@ class Firing:
         return d
 
 
+
+
+def _route_key(f):
+    """A firing's bindings as a canonical key (variables by name, values by their text)."""
+    return tuple((k, v if type(v) is str else repr(v)) for k, v in f.bindings.items())
 
 
 def _kb_name(kb):
@@ -478,7 +484,7 @@ class Judgment:
         and 卯 刑 子: the same values in swapped roles).  That is one judgment with two routes:
         the first firing stands for it in `fired`, the others are listed in its `routes` (all
         stay in the trace, each with its own premises)."""
-        first = {}
+        groups = {}
         for f in self.firings:
             if f.internal:
                 continue
@@ -487,12 +493,17 @@ class Judgment:
                 key = (f.rule, f.report, 0, tuple(sorted(vals)))
             else:
                 key = (f.rule, f.report, 1, tuple(sorted(repr(v) for v in vals)))
-            g = first.get(key)
-            if g is None:
-                first[key] = f
-            else:
-                f.repeat_of = g.n
-                g.routes = [*g.routes, f.n]
+            groups.setdefault(key, []).append(f)
+        # The route that stands for the judgment is chosen by its bindings, not by which fired first:
+        # the agenda's order of equal activations may differ with what the process judged before
+        # (and with the hash seed), and the same board must give the same bytes.
+        for fs in groups.values():
+            rep = fs[0] if len(fs) == 1 else min(fs, key=_route_key)
+            rep.slot = fs[0].n
+            for f in fs:
+                if f is not rep:
+                    f.repeat_of = rep.n
+                    rep.routes = [*rep.routes, f.n]
 
     def _aspects(self):
         # the 煞 of each branch; a 天將 (據 將) belongs to the 天盤 branch it rides, so it is left
@@ -522,7 +533,8 @@ class Judgment:
     def fired(self):
         """Every judgment a KB rule made, once each (placements included; the compiler's helpers
         left out; a second route to the same judgment is in the first one's `routes`)."""
-        return [f for f in self.firings if not f.internal and f.repeat_of is None]
+        return sorted((f for f in self.firings if not f.internal and f.repeat_of is None),
+                      key=lambda f: f.slot if f.slot >= 0 else f.n)
 
     def judgments(self, include_placements=False):
         return [f for f in self.fired if include_placements or f.kind != "起例"]

@@ -21,6 +21,7 @@ import io
 import os
 import pathlib
 import pickle
+import stat
 import sys
 import tempfile
 
@@ -117,7 +118,18 @@ def read(kind, key, persistent_load=None):
     gc_on = gc.isenabled()
     gc.disable()                    # unpickling millions of objects: no collections meanwhile
     try:
-        with open(p, "rb") as f:
+        # a regular file only: a FIFO or a device put in the cache's place would block the read
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            if hasattr(os, "set_blocking"):
+                os.set_blocking(fd, True)
+            f = os.fdopen(fd, "rb")
+        except BaseException:
+            os.close(fd)
+            raise
+        with f:
             u = pickle.Unpickler(f)
             if persistent_load is not None:
                 u.persistent_load = persistent_load

@@ -50,6 +50,7 @@ def main():
         t = time.time()
         ix = X.build_index(None, {}, None, a.days, progress=True, procs=a.procs)
         build = time.time() - t
+        # the key is worked out now, after the build (the index's key is not cached in the process)
         cache.write(X.KIND, X.index_key(None, {}, None, a.days), ix)
         print(f"index build: {build:.1f} s ({len(ix.bits)} entries that fire); {load()}")
     else:

@@ -69,14 +69,15 @@ def cmd_find(a):
             print(f"  {r['count']:>6}  {r['share']:>6.1%}  {r['lift']:>6.2f}  {r['name']}〔{r['kind']}〕")
         return 0
     rep = F.find(ix, a.expr, limit=0 if a.count_by else a.limit, offset=a.offset, count_by_key=a.count_by,
-                 lang=lang, kb_arg=a.kb, **filters)
+                 lang=lang, kb_arg=a.kb, each_lesson=a.each_lesson, **filters)
     if a.json:
         if a.count_by:
             rep = {"query": rep["query"], "count": rep["count"], "of": rep["of"], "filters": rep["filters"],
                    "counts": rep["counts"]}
         print(dump(rep))
         return 0
-    print(f"{a.expr}: {rep['count']} board{'s' if rep['count'] != 1 else ''} of {rep['of']}")
+    print(f"{a.expr}: {rep['count']} board{'s' if rep['count'] != 1 else ''} of {rep['of']}"
+          + (f", in {rep['lessons']} lesson{'s' if rep['lessons'] != 1 else ''}" if a.each_lesson else ""))
     if a.count_by:
         width = max([_width(k) for k in rep["counts"]] + [4])
         for k, n in rep["counts"].items():
@@ -90,8 +91,9 @@ def cmd_find(a):
               + (f"　{about}" if about else ""))
         print(f"      {b['command']}")
     shown = a.offset + len(rep["boards"])
-    if shown < rep["count"]:
-        print(f"  … {rep['count'] - shown} more (--offset {shown}, --limit N)")
+    total = rep["lessons"] if a.each_lesson else rep["count"]
+    if shown < total:
+        print(f"  … {total - shown} more {'lessons' if a.each_lesson else 'boards'} (--offset {shown}, --limit N)")
     return 0
 
 
@@ -110,6 +112,8 @@ def add_command(sub):
     p.add_argument("--daynight", help="day or night (default: both)")
     p.add_argument("--limit", type=int, default=20, help="boards (or rows) shown (default 20)")
     p.add_argument("--offset", type=int, default=0, help="skip this many boards first")
+    p.add_argument("--each-lesson", dest="each_lesson", action="store_true",
+                   help="list one board of each lesson (the first of its months and 晝夜): boards that differ")
     p.add_argument("--count-by", dest="count_by", help="month|gate|day|lesson|daynight: a table of counts")
     p.add_argument("--cooccur", metavar="NAME", help="the rules that fire most with NAME (count, share, lift)")
     p.add_argument("--diff", action="store_true", help="with --kb DIR: which rules gained or lost boards against the installed kb/")

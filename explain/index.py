@@ -10,8 +10,9 @@ Boards are judged by the audit's workers (its engine per worker, judged incremen
 at a time); what an index keeps of a board is only which entries fired there.  An entry's
 boards are one Python int used as a bitset (bit i: board i), some 2 kB each; the places an
 entry was about are kept as runs of boards per place.  The index is kept in the cache beside
-the compiled networks, keyed by the KB's content (and the code), its folder, the casting
-options, the question and the number of days, so that any process finds it.
+the compiled networks, keyed by the KB's content and the code that decides what fires (see
+firing_digest), its folder, the casting options, the question and the number of days, so that
+any process finds it.
 """
 from __future__ import annotations
 
@@ -79,16 +80,39 @@ def kb_root(kb_dir=None):
     return pathlib.Path(kb_dir) if kb_dir else packaged_kb_dir()
 
 
-def index_key(kb_dir=None, options=None, question=None, days=60):
-    """The cache key of an index: the KB's content and the code (as the KB's own cache entry),
-    its folder, and what shapes the space.  Works out the KB's digest without loading it."""
-    from liuren.rules import cache
+def firing_digest(root):
+    """What decides which rules fire on a board of the space: the KB's files (paths and bytes), the
+    code of casting and rules (and of this walk), Python's and experta's versions.  Like the
+    networks' key (rules.cache.kb_digest), but without the code above the rules (the queries, the
+    front-ends), which changes what is shown, never what fires."""
+    import importlib.util
     from liuren.rules.kbload import kb_files
+    h = hashlib.sha256(f"{KIND}|{FORMAT}|{sys.version}".encode())
+    try:
+        h.update(pathlib.Path(importlib.util.find_spec("experta").origin).read_bytes())
+    except Exception:  # noqa: BLE001 — not found: the rest says enough
+        pass
+    code = []
+    for pkg in ("liuren.casting", "liuren.rules"):
+        folder = pathlib.Path(importlib.util.find_spec(pkg).origin).resolve().parent
+        code += sorted(folder.rglob("*.py"))
+    code += [pathlib.Path(A.__file__).resolve(), pathlib.Path(__file__).resolve()]
+    for p in code:
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    root = pathlib.Path(root)
+    for p in kb_files(root):
+        h.update(str(pathlib.Path(p).relative_to(root)).encode() + b"\0" + pathlib.Path(p).read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def index_key(kb_dir=None, options=None, question=None, days=60):
+    """The cache key of an index: what decides the firings (firing_digest), the KB's folder, and
+    what shapes the space.  Worked out without loading the KB."""
     root = kb_root(kb_dir)
     if not root.is_dir():
         raise InputError(f"--kb {str(kb_dir)!r}: not a folder")
-    digest = cache.kb_digest(root, kb_files(root))
-    spec = (KIND, FORMAT, digest, str(root.resolve()), tuple(sorted((options or {}).items())), question, days)
+    spec = (KIND, FORMAT, firing_digest(root), str(root.resolve()), tuple(sorted((options or {}).items())),
+            question, days)
     return hashlib.sha256(repr(spec).encode()).hexdigest()
 
 

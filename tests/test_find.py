@@ -306,3 +306,9 @@ def test_an_index_not_built_is_503_with_the_command(client):
     assert r.status_code == 503 and "liuren find --build --guiren 甲羊 --shehai mengzhong" in r.json()["error"]
     page = client.get("/find", params={"q": "斬首", "guiren": "甲羊", "shehai": "mengzhong"})
     assert page.status_code == 503 and "liuren find --build" in page.text
+
+
+def test_each_lesson_lists_boards_of_different_lessons(ix):
+    r = F.find(ix, "斬首 or 元首課", limit=100, each_lesson=True)
+    lessons = [(b["day"], b["on"]) for b in r["boards"]]
+    assert len(lessons) == len(set(lessons)) == r["lessons"] == len(F.count_by(ix, F.evaluate(ix, F.parse("斬首 or 元首課")), "lesson"))

@@ -272,16 +272,32 @@ def filter_mask(ix, month=None, day=None, gate=None, daynight=None):
     return x
 
 
-def bits_of(x, start=0, limit=None):
-    """The set bits of x in order, from the start-th one on, at most limit of them."""
+def bits_of(x, start=0, limit=None, each_lesson=False):
+    """The set bits of x in order, from the start-th one on, at most limit of them; each_lesson:
+    only the first board of each lesson (the others of its lesson are skipped)."""
     out, k = [], 0
+    lesson = (1 << X.PER_LESSON) - 1
     while x and (limit is None or len(out) < limit):
         low = x & -x
+        i = low.bit_length() - 1
         if k >= start:
-            out.append(low.bit_length() - 1)
+            out.append(i)
         k += 1
-        x ^= low
+        if each_lesson:
+            x &= ~(lesson << (i - i % X.PER_LESSON))
+        else:
+            x ^= low
     return out
+
+
+def count_lessons(x):
+    """How many lessons hold at least one of the boards of x."""
+    n, lesson = 0, (1 << X.PER_LESSON) - 1
+    while x:
+        i = (x & -x).bit_length() - 1
+        n += 1
+        x &= ~(lesson << (i - i % X.PER_LESSON))
+    return n
 
 
 def count_by(ix, x, by):
@@ -327,8 +343,9 @@ def board_record(ix, i, terms=(), lang="zh", kb_arg=None):
 
 
 def find(ix, expr, month=None, day=None, gate=None, daynight=None, limit=20, offset=0, count_by_key=None,
-         facets=False, lang="zh", kb_arg=None):
-    """Answer an expression: {"query", "count", "of", "terms", "boards", ["counts"], ["facets"]}."""
+         facets=False, lang="zh", kb_arg=None, each_lesson=False):
+    """Answer an expression: {"query", "count", "of", "terms", "boards", ["counts"], ["facets"]}.
+    each_lesson: the boards listed are one of each lesson (the first of its months and 晝夜)."""
     limit = _bounded("--limit", limit, 0, MAX_LIMIT)
     offset = _bounded("--offset", offset, 0, ix.n)
     tree = parse(expr)
@@ -341,7 +358,9 @@ def find(ix, expr, month=None, day=None, gate=None, daynight=None, limit=20, off
            "filters": {k: v for k, v in (("month", month), ("day", day), ("gate", gate), ("daynight", daynight)) if v},
            "terms": {n: [{"id": i, "name": display_name(ix, i, lang)} for i in ids] for n, ids in terms.items()}}
     out["boards"] = [board_record(ix, i, [(_label(ix, n, lang), terms[n]) for n in pos], lang, kb_arg)
-                     for i in bits_of(x, offset, limit)]
+                     for i in bits_of(x, offset, limit, each_lesson)]
+    if each_lesson:
+        out["lessons"] = count_lessons(x)
     if count_by_key:
         out["counts"] = count_by(ix, x, count_by_key)
     if facets:
@@ -493,8 +512,8 @@ def normalize_question(kb_dir, question):
 
 
 # --------------------------------------------------------------------------- the web's /find and /api/find
-FIND_KEYS = ("q", "month", "day", "gate", "daynight", "limit", "offset", "count_by", "cooccur", "guiren", "shehai",
-             "question", "lang")
+FIND_KEYS = ("q", "month", "day", "gate", "daynight", "limit", "offset", "count_by", "cooccur", "each_lesson",
+             "guiren", "shehai", "question", "lang")
 EXAMPLES = ("斬首 and 元首課", "三光課 and 魁度天門", "返吟 and not 涉害課")
 PAGE = 20
 
@@ -518,7 +537,12 @@ def api_find(finder, p, lang="zh"):
     if "cooccur" in p:
         return cooccur(ix, p["cooccur"], p.get("limit", 20), lang=lang, **filters)
     return find(ix, p["q"], limit=p.get("limit", PAGE), offset=p.get("offset", 0), count_by_key=p.get("count_by"),
-                facets=True, lang=lang, **filters)
+                facets=True, lang=lang, each_lesson=_flag(p, "each_lesson"), **filters)
+
+
+def _flag(p, name):
+    from liuren.app.params import flag
+    return bool(flag(p, name))
 
 
 def page_find(finder, p, lang="zh"):
@@ -535,7 +559,8 @@ def page_find(finder, p, lang="zh"):
     ctx["space"] = ix.n
     filters = {k: p.get(k) for k in ("month", "day", "gate", "daynight")}
     limit = _bounded("limit", p.get("limit", PAGE), 1, MAX_LIMIT)
-    r = find(ix, p["q"], limit=limit, offset=p.get("offset", 0), facets=True, lang=lang, **filters)
+    r = find(ix, p["q"], limit=limit, offset=p.get("offset", 0), facets=True, lang=lang,
+             each_lesson=_flag(p, "each_lesson"), **filters)
     r["offset"] = int(p.get("offset", 0))
     ctx["r"] = r
     items = [(k, v) for k, v in p.items() if k != "offset"]
@@ -559,7 +584,8 @@ def page_find(finder, p, lang="zh"):
     off = r["offset"]
     if off > 0:
         ctx["prev"] = qs(offset=str(max(0, off - limit)) if off - limit > 0 else None)
-    if off + limit < r["count"]:
+    r["total"] = r.get("lessons", r["count"])
+    if off + limit < r["total"]:
         ctx["next"] = qs(offset=str(off + limit))
     pos = [n for n in names_in(parse(p["q"])) if n in r["terms"]]
     if pos and r["terms"][pos[0]]:

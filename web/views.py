@@ -17,28 +17,11 @@ def json_script(obj):
 
 
 
-def conditions_in_words(kb, e):
-    """A rule's conditions as WHY-NOT words them (explain.whynot.cond_text), unbound."""
-    import itertools
-    from liuren.rules.compile import expand_macros
-    from liuren.explain.whynot import cond_text, reporting_rule
-    rule, pre = reporting_rule(kb, e.id)
-    if rule is None:
-        return None, []
-    when = rule.when if isinstance(rule.when, list) else [rule.when]
-    items = expand_macros(when, kb.macros, itertools.count())
-    # unbound variables are shown by name ($p), so that the joins between conditions can be read
-    names = set(re.findall(r"\$[^\W\d]\w*", json.dumps(items, ensure_ascii=False)))
-    shown = {v: v for v in names if "~" not in v}
-    shown.update(pre)
-    return rule, [cond_text(i, shown, kb) for i in items]
-
-
-
 def rule_view(svc, key, lang="zh"):
     from liuren.rules.judging import _sources, cite
     e = svc.entry(key)
     detail = svc.rule_json(e.id)
+    from liuren.explain.conditions import conditions_in_words
     family, conds = conditions_in_words(svc.kb, e)
     from liuren.i18n import is_rendering
     sources = [{"quote": s.get("quote", ""), "cite": cite(s)} for s in _sources(svc.kb, e)

@@ -56,7 +56,12 @@ def engine_pickler(kb):
             # take their items as separate arguments, not as one tuple: rebuild them as tuples
             # with their state
             if isinstance(obj, tuple) and t is not tuple and (t.__module__.startswith("experta") or t is NetToken):
-                return _rebuild_tuple, (t, tuple(obj), getattr(obj, "__dict__", None) or None)
+                state = getattr(obj, "__dict__", None)
+                if not state:
+                    # (most: the tokens of the table memories) tuple.__new__ itself, which the
+                    # unpickler calls without a Python frame
+                    return tuple.__new__, (t, tuple(obj))
+                return _rebuild_tuple, (t, tuple(obj), state)
             if t.__module__.startswith("experta.") and t.__reduce_ex__ is object.__reduce_ex__ \
                     and t.__reduce__ is object.__reduce__ and t.__getstate__ is object.__getstate__ \
                     and not isinstance(obj, type):

@@ -132,6 +132,24 @@ def solutions(cond, b, fb, budget):
     return out
 
 
+def anchors(items, fb):
+    """The variables a rule reads at a named place of the board (初傳, 干上 …), bound to the branch
+    the board puts there: a condition that fails is then said of the board's own value (「初傳亥旺或相」
+    ✗), never of a branch found elsewhere to satisfy other items.  Only items every route through
+    the rule takes count (not those inside any: or not:)."""
+    at = {}
+    for item in items:
+        for c in ([item] if "all" not in item else [x for x in item["all"] if isinstance(x, dict)]):
+            k = next((x for x in c if x != "macro"), None)
+            if k in (None, "all", "any", "not", "test") or not isinstance(c.get(k), dict):
+                continue
+            place, branch = c[k].get("位"), c[k].get("支")
+            if isinstance(place, str) and not _is_var(place) and _is_var(branch):
+                at.setdefault(branch, set()).add(place)
+    board = {f.get("位"): f.get("支") for f, _ in fb.facts("位")}
+    return {v: board[ps.pop()] for v, ps in at.items() if len(ps) == 1 and board.get(next(iter(ps)))}
+
+
 def best_assignment(items, fb, pre):
     """The bindings satisfying the most top-level items (and which ones), by backtracking."""
     budget = [BUDGET]
@@ -229,8 +247,11 @@ def nearest(cond, b, fb, n=3):
     if k == "test":
         return []
     scored = []
+    place = v.get("位") if isinstance(v.get("位"), str) and not _is_var(v.get("位")) else None
     for fact, text in fb.facts(k):
         score = sum(1 for f, want in v.items() if _match_fields({f: want}, fact, b) is not None)
+        if place is not None and fact.get("位") == place:
+            score += 100                # the board's own value at the place the condition names, first
         scored.append((-score, text or _plain_text(fact)))
     scored.sort()
     return [t for _, t in scored[:n]]
@@ -302,7 +323,7 @@ def why_not(g, key, kb=None):
     import itertools
     items = expand_macros(when if isinstance(when, list) else [when], kb.macros, itertools.count())
     fb = FactBase(g, kb)
-    held, b = best_assignment(items, fb, pre)
+    held, b = best_assignment(items, fb, {**anchors(items, fb), **pre})
     conds = []
     for i, item in enumerate(items):
         ok = i in held

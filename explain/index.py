@@ -31,6 +31,8 @@ KIND = "find-index"
 FORMAT = 1
 MONTHS = A.MONTHS
 PER_LESSON = 24                  # 晝/夜 × 12 months
+# modules of rules/ that do not change what fires: the caches and the KB's lint
+NOT_FIRING = {"cache.py", "netcache.py", "kblint.py"}
 
 
 class Index:
@@ -95,7 +97,7 @@ def firing_digest(root):
     code = []
     for pkg in ("liuren.casting", "liuren.rules"):
         folder = pathlib.Path(importlib.util.find_spec(pkg).origin).resolve().parent
-        code += sorted(folder.rglob("*.py"))
+        code += sorted(p for p in folder.rglob("*.py") if p.name not in NOT_FIRING)
     code += [pathlib.Path(A.__file__).resolve(), pathlib.Path(__file__).resolve()]
     for p in code:
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")

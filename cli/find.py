@@ -16,7 +16,9 @@ def _finder(a, kb_dir, check=()):
     from liuren.app import find as F
     opts = F.check_options(_options(a))
     question = F.normalize_question(kb_dir, a.question)
-    return F.Finder(kb_dir).index(opts, question, build=True, progress=not a.quiet, check=check)
+    if not 1 <= a.days <= 60:
+        raise InputError(f"--days {a.days}: between 1 and 60")
+    return F.Finder(kb_dir, days=a.days).index(opts, question, build=True, progress=not a.quiet, check=check)
 
 
 def cmd_find(a):
@@ -42,7 +44,7 @@ def cmd_find(a):
             raise InputError("--diff: give the working copy of the KB with --kb DIR (it is compared with the installed kb/)")
         new = _finder(a, a.kb)
         old = _finder(a, None)
-        rep = F.diff(old, new, lang)
+        rep = F.diff(old, new, lang, new_kb=a.kb)
         if a.json:
             print(dump(rep))
             return 0
@@ -118,6 +120,8 @@ def add_command(sub):
     p.add_argument("--cooccur", metavar="NAME", help="the rules that fire most with NAME (count, share, lift)")
     p.add_argument("--diff", action="store_true", help="with --kb DIR: which rules gained or lost boards against the installed kb/")
     p.add_argument("--question", help="the index of a question's rules (built on demand)")
+    p.add_argument("--days", type=int, default=60, help="only the first N days of the sixty (a quicker index of a "
+                                                        "sample: an editor's --diff before the whole space)")
     p.add_argument("--guiren", help="甲牛|甲羊: 貴人 school of the space")
     p.add_argument("--shehai", help="count|mengzhong: how 涉害 decides")
     p.add_argument("--build", action="store_true", help="build the index now (if it is not in the cache)")

@@ -419,7 +419,7 @@ def cooccur(ix, name, limit=20, month=None, day=None, gate=None, daynight=None, 
     return {"query": name, "count": nb, "of": n, "cooccur": rows[:limit]}
 
 
-def diff(old, new, lang="zh", limit=None):
+def diff(old, new, lang="zh", limit=None, new_kb=None):
     """Entries whose boards differ between two indexes of the same space (installed → working)."""
     if old.n != new.n:
         raise FindError("--diff: the two indexes cover different spaces")
@@ -434,7 +434,7 @@ def diff(old, new, lang="zh", limit=None):
             ex_l = bits_of(a & ~b, 0, 1)
             rows.append({"id": i, "name": display_name(ix, i, lang), "status": status, "before": a.bit_count(),
                          "after": b.bit_count(), "gained": gained, "lost": lost,
-                         "gained_example": board_record(new, ex_g[0])["command"] if ex_g else None,
+                         "gained_example": board_record(new, ex_g[0], kb_arg=new_kb)["command"] if ex_g else None,
                          "lost_example": board_record(old, ex_l[0])["command"] if ex_l else None})
     rows.sort(key=lambda r: (-(r["gained"] + r["lost"]), r["id"]))
     return {"boards": new.n, "changed": len(rows), "entries": rows[:limit] if limit else rows}

@@ -312,3 +312,14 @@ def test_each_lesson_lists_boards_of_different_lessons(ix):
     r = F.find(ix, "斬首 or 元首課", limit=100, each_lesson=True)
     lessons = [(b["day"], b["on"]) for b in r["boards"]]
     assert len(lessons) == len(set(lessons)) == r["lessons"] == len(F.count_by(ix, F.evaluate(ix, F.parse("斬首 or 元首課")), "lesson"))
+
+
+def test_find_page_shows_what_fires_most_with_it(client, ix):
+    r = client.get("/find", params={"q": "返吟"})
+    assert r.status_code == 200 and 'id="find-cooccur"' in r.text
+    top = F.cooccur(ix, "返吟", 10)["cooccur"][0]
+    assert f">{top['name']}</a>" in r.text
+    import re
+    table = r.text.split('id="find-cooccur"')[1].split("</table>")[0]
+    shown = re.sub(r"<[^>]+>", " ", table)          # what a reader sees: names, never ids
+    assert top["id"] not in shown

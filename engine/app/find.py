@@ -549,7 +549,7 @@ def page_find(finder, p, lang="zh"):
     """/find: the result with its facets as links (a value adds its filter; the chosen one removes
     it) and the pager's query strings."""
     from urllib.parse import urlencode
-    ctx = {"p": p, "r": None, "facets": {}, "prev": None, "next": None, "why": None,
+    ctx = {"p": p, "r": None, "facets": {}, "prev": None, "next": None, "why": None, "cooccur": [],
            "months": list(X.MONTHS), "gates": GATES, "examples": EXAMPLES, "space": 60 * 12 * X.PER_LESSON}
     opts, question = _space_args(finder, p)
     if "q" not in p:
@@ -587,6 +587,11 @@ def page_find(finder, p, lang="zh"):
     r["total"] = r.get("lessons", r["count"])
     if off + limit < r["total"]:
         ctx["next"] = qs(offset=str(off + limit))
+    if r["count"]:
+        co = cooccur(ix, p["q"], 10, lang=lang, **filters)["cooccur"]
+        for row in co:
+            row["qs"] = qs(q=f"({p['q']}) and {row['id']}", offset=None)
+        ctx["cooccur"] = co
     pos = [n for n in names_in(parse(p["q"])) if n in r["terms"]]
     if pos and r["terms"][pos[0]]:
         ctx["why"] = r["terms"][pos[0]][0]["id"]

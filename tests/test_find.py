@@ -175,7 +175,8 @@ def test_where_it_fires_block(ix):
 
 def test_cli_find_json_and_count_by(ix, monkeypatch, capsys):
     monkeypatch.setattr(F.Finder, "__init__", lambda self, kb_dir=None, days=60: (
-        setattr(self, "kb_dir", None), setattr(self, "days", DAYS), setattr(self, "_ix", {((), None): ix}))[0])
+        setattr(self, "kb_dir", None), setattr(self, "days", DAYS), setattr(self, "_ix", {((), None): ix}),
+        setattr(self, "_missed", {}))[0])
     assert main(["find", "斬首 and 元首課", "--json", "--limit", "3"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert set(d) >= {"query", "count", "boards"} and len(d["boards"]) == min(3, d["count"])

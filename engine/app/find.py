@@ -456,6 +456,9 @@ def where_it_fires(ix, entry_id, examples=10, lang="zh"):
 
 
 # --------------------------------------------------------------------------- the indexes a process keeps
+RECHECK = 30.0          # seconds before a process looks again for an index it did not find
+
+
 class Finder:
     """The indexes a process has read (the web app keeps one): per (options, question)."""
 
@@ -463,6 +466,7 @@ class Finder:
         self.kb_dir = str(kb_dir) if kb_dir else None
         self.days = days
         self._ix = {}
+        self._missed = {}
 
     def index(self, options=None, question=None, build=True, progress=True, check=()):
         """The index of (options, question): in memory, else from the cache, else (build=True)
@@ -470,8 +474,13 @@ class Finder:
         key = (tuple(sorted((options or {}).items())), question)
         ix = self._ix.get(key)
         if ix is None:
+            import time
+            missed = self._missed.get(key)
+            if not build and missed is not None and time.monotonic() - missed < RECHECK:
+                raise NotBuilt(self.kb_dir, options, question)      # looked a moment ago (hashing the KB costs)
             ix = X.cached_index(self.kb_dir, options, question, self.days)
             if ix is None and not build:
+                self._missed[key] = time.monotonic()
                 raise NotBuilt(self.kb_dir, options, question)
             if ix is None:
                 if check:

@@ -172,34 +172,77 @@ def test_rules_pages(client):
     assert client.get("/rules/鋳印").status_code == 200
 
 
+def _answers(seed, gate=None):
+    """The right 四課 and 三傳 of a drill lesson, from the cast (the API never gives them away)."""
+    from liuren import cast
+    from liuren.app.practice import practice_lesson
+    les = practice_lesson(seed, gate)
+    b = cast(day=les["day"], on=les["on"], night=les["night"] == "true")
+    t = b.transmissions
+    q1 = "&".join(f"k{i + 1}={l.upper}" for i, l in enumerate(b.lessons))
+    q2 = q1 + "&chu={}&zhong={}&mo={}&men={}".format(*t.branches, t.gate)
+    return les, b, q1, q2
+
+
 def test_practice_round(client):
+    """Issue 20's drill: step by step, each checked before the next, with the verses that decide it."""
     r = client.get("/practice", follow_redirects=False)
     assert r.status_code == 303 and "seed=" in r.headers["location"]
     a = client.get("/api/practice?seed=7").json()
     assert a == client.get("/api/practice?seed=7").json()           # reproducible
-    page = client.get("/practice?seed=7").text
-    assert "初傳" in page and a["board"]["transmissions"]["gate"] not in re.sub(r"<option.*?</option>", "", page)
-    t = a["board"]["transmissions"]
-    ok = client.get("/api/practice?seed=7&chu={}&zhong={}&mo={}&gate={}".format(*t["branches"], t["gate"])).json()
-    assert ok["check"]["transmissions"] == [True, True, True] and ok["check"]["gate"]
-    wrong = [b for b in "子丑寅卯辰巳午未申酉戌亥" if b != t["branches"][0]][0]
-    r = client.get(f"/practice?seed=7&chu={wrong}&zhong={t['branches'][1]}&mo={t['branches'][2]}&gate={t['gate']}&ge=始終")
-    page = text(r)
-    assert r.status_code == 200 and "應為 " + t["branches"][0] in page and "發用之由" in page
-    fired_ge = [f["rule"] for f in client.get("/api/judge?" + "&".join(f"{k}={v}" for k, v in a["lesson"].items())).json()["fired"]
-                if f["kind"] == "格"]
-    if "ge-shizhong" not in fired_ge:
-        assert "誤認之格" in page and "始終（ge-shizhong）" in page and "未成立" in page
-    if fired_ge:
-        assert "漏看之格" in page and "成立" in page
-    # the JSON twin names the 格 by id: ticked 始終 is either right or wrongly claimed; the rest missed
-    d = client.get(f"/api/practice?seed=7&chu={wrong}&zhong={t['branches'][1]}&mo={t['branches'][2]}&gate={t['gate']}&ge=始終").json()
-    assert d["check"]["transmissions"] == [False, True, True]
-    assert sorted(d["check"]["ge_missed"]) == sorted(x for x in fired_ge if x != "ge-shizhong")
-    assert d["check"]["ge_claimed"] == ([] if "ge-shizhong" in fired_ge else ["ge-shizhong"])
-    # no 格 ticked: the 格 of the lesson are listed as formed, not as missed
-    d = client.get("/api/practice?seed=7&chu={}&zhong={}&mo={}&gate={}".format(*t["branches"], t["gate"])).json()
-    assert d["check"]["ge_missed"] == [] and sorted(d["check"]["ge_formed"]) == sorted(fired_ge)
+    assert a["step"] == 1 and "transmissions" not in a["board"] and "lessons" not in a["board"]   # no answer
+    les, b, q1, q2 = _answers(7)
+    assert a["lesson"] == les
+    raw = client.get("/practice?seed=7").text
+    page = text(client.get("/practice?seed=7"))
+    hidden = re.sub(r"<option.*?</option>|<nav class=\"curriculum\".*?</nav>", "", raw, flags=re.S)
+    assert "四課" in page and b.transmissions.gate not in hidden and "".join(b.transmissions.branches) not in hidden
+    # step 1: a wrong lesson stays on step 1
+    wrong = [x for x in "子丑寅卯辰巳午未申酉戌亥" if x != b.lessons[0].upper][0]
+    d = client.get(f"/api/practice?seed=7&k1={wrong}&" + q1.split("&", 1)[1]).json()
+    assert d["step"] == 1 and d["lessons"]["check"][0] is False and "correct" not in d["lessons"]
+    # right: step 2, with the verses of the 四課
+    d = client.get("/api/practice?seed=7&" + q1).json()
+    assert d["step"] == 2 and d["lessons"]["ok"]
+    page = text(client.get("/practice?seed=7&" + q1))
+    assert "二、" in page and "四課" in page
+    # step 2 right: step 3, the 格 as 5–8 candidates
+    d = client.get("/api/practice?seed=7&" + q2).json()
+    assert d["step"] == 3 and d["transmissions"]["ok"] and d["transmissions"]["steps"]
+    cands = [x["id"] for x in d["candidates"]]
+    assert 5 <= len(cands) <= 8
+    fired = {f["rule"] for f in client.get("/api/judge?" + "&".join(f"{k}={v}" for k, v in les.items())).json()["fired"]}
+    holds = [x for x in cands if x in fired]
+    misses = [x for x in cands if x not in fired]
+    assert misses                                                     # near misses are asked too
+    # a correct partial claim scores right; the 格 not claimed are shown with their HOW
+    if holds:
+        d = client.get(f"/api/practice?seed=7&{q2}&ge_done=1&ge={holds[0]}").json()
+        assert d["ge"]["ok"] and d["ge"]["claimed"] == [] and sorted(d["ge"]["missed"]) == sorted(holds[1:])
+    # a false claim is wrong, with its WHY-NOT on the page
+    d = client.get(f"/api/practice?seed=7&{q2}&ge_done=1&ge={misses[0]}").json()
+    assert not d["ge"]["ok"] and d["ge"]["claimed"] == [misses[0]]
+    page = text(client.get(f"/practice?seed=7&{q2}&ge_done=1&ge={misses[0]}"))
+    assert "誤認之格" in page and "未成立" in page
+    # claiming nothing is not wrong either; the 格 that hold are listed as missed
+    d = client.get(f"/api/practice?seed=7&{q2}&ge_done=1").json()
+    assert d["ge"]["ok"] and sorted(d["ge"]["missed"]) == sorted(holds)
+
+
+def test_practice_curriculum_and_worksheet(client):
+    from liuren.app.practice import CURRICULUM
+    for g in CURRICULUM:
+        les, b, _, _ = _answers(5, g)
+        assert g in (b.transmissions.gate, b.transmissions.subtype)
+        assert client.get(f"/api/practice?seed=5&gate={g}").json()["lesson"] == les
+    assert client.get("/api/practice?seed=5&gate=飛門").status_code == 400
+    page = client.get("/practice/sheet?seed=3&n=10").text
+    assert page.count('class="sheet-lesson"') == 10 and 'id="key"' in page
+    key = page.split('id="key"')[1]
+    for i in range(10):
+        _, b, _, _ = _answers(3 + i)
+        assert "".join(b.transmissions.branches) in key
+    assert client.get("/practice/sheet?seed=3&n=99").status_code == 400
 
 
 def test_lang_ja(client):
@@ -360,10 +403,9 @@ def test_bad_input_gets_the_cli_message(client, capsys, query, argv):
     ("/api/lookup?symbol=X", "lookup 'X'"),
     ("/api/lookup?symbol=午&category=nope", "--category 'nope'"),
     ("/api/practice?seed=abc", "seed 'abc'"),
-    ("/api/practice?seed=3&chu=子", "missing"),
-    ("/api/practice?seed=3&chu=X&zhong=子&mo=子&gate=賊克", "chu 'X'"),
-    ("/api/practice?seed=3&chu=子&zhong=子&mo=子&gate=飛門", "gate '飛門'"),
-    ("/api/practice?seed=3&chu=子&zhong=子&mo=子&gate=賊克&ge=鬼", "not a 格"),
+    ("/api/practice?seed=3&k1=子", "missing"),
+    ("/api/practice?seed=3&k1=X&k2=子&k3=子&k4=子", "k1 'X'"),
+    ("/api/practice?seed=3&gate=飛門", "gate '飛門'"),
 ])
 def test_bad_input_api_one_line(client, url, says):
     r = client.get(url)

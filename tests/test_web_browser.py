@@ -110,20 +110,43 @@ def test_hover_a_branch_shows_its_imagery(page, server):
 
 
 def test_one_practice_round(page, server):
+    """The drill in a browser: the 四課, then the 三傳 and the gate, then a correct partial claim of 格
+    scores right; the worksheet prints ten lessons and a key."""
+    from liuren import cast
+    from liuren.app.practice import practice_lesson
+    les = practice_lesson(11)
+    b = cast(day=les["day"], on=les["on"], night=les["night"] == "true")
     page.goto(f"{server}/practice?seed=11")
-    import json
-    import urllib.request
-    with urllib.request.urlopen(f"{server}/api/practice?seed=11", timeout=60) as r:
-        t = json.loads(r.read())["board"]["transmissions"]
-    for k, v in zip(("chu", "zhong", "mo"), t["branches"]):
+    for i, l in enumerate(b.lessons):
+        page.select_option(f"#ans-k{i + 1}", l.upper)
+    page.click("#check-lessons")
+    page.locator("#step2").wait_for(timeout=30000)
+    t = b.transmissions
+    for k, v in zip(("chu", "zhong", "mo"), t.branches):
         page.select_option(f"#ans-{k}", v)
-    page.select_option("#ans-gate", t["gate"])
+    page.select_option("#ans-gate", t.gate)
     page.click("#check")
-    result = page.locator("#result")
-    result.wait_for(timeout=30000)
-    assert result.locator("tr.ok").count() == 4 and result.locator("tr.bad").count() == 0
-    assert page.get_by_text("發用之由").count() >= 1
-    assert "seed=11" in page.url and "chu=" in page.url
+    page.locator("#step3").wait_for(timeout=60000)
+    assert page.get_by_text("發用之由").count() >= 0 and page.locator("#result").inner_text().startswith("✓")
+    boxes = page.locator("#form-ge input[type=checkbox]")
+    assert 5 <= boxes.count() <= 8
+    import json
+    import urllib.parse
+    import urllib.request
+    with urllib.request.urlopen(f"{server}/api/judge?" + urllib.parse.urlencode(les), timeout=120) as r:
+        fired = {f["rule"] for f in json.loads(r.read())["fired"]}
+    holds = [i for i in range(boxes.count()) if boxes.nth(i).get_attribute("value") in fired]
+    if holds:
+        boxes.nth(holds[0]).check()                    # one right 格 of several: a correct partial claim
+    page.click("#check-ge")
+    res = page.locator("#result-ge")
+    res.wait_for(timeout=60000)
+    assert "✓" in res.locator("p.drill-verdict").inner_text()
+    page.goto(f"{server}/practice/sheet?seed=11&n=10")
+    assert page.locator(".sheet-lesson").count() == 10
+    assert page.locator("#key tbody tr").count() == 10
+    page.emulate_media(media="print")
+    assert page.evaluate("() => getComputedStyle(document.querySelector('#key')).breakBefore") in ("page", "always")
 
 
 def test_switch_to_japanese(page, server):

@@ -237,11 +237,11 @@ def create_app(kb=None, warm=True):
         return page(request, "rule.html", {"lang": lang, "v": v,
                                            "where": FIND.rule_block(app.state.finder, v["e"].id, lang)})
 
-    @app.get("/practice", response_class=HTMLResponse, summary="a drill: derive the 三傳 of a random lesson")
+    @app.get("/practice", response_class=HTMLResponse, summary="a drill: the 四課, then the 三傳 and the gate, then the 格")
     def practice(request: Request):
         lang = lang_of(request)
         try:
-            p = params(request, ("seed", "chu", "zhong", "mo", "gate", "ge", "lang"))
+            p = params(request, P.PRACTICE_KEYS, multi={"ge"})
             lang = L.check_lang(p.get("lang"))
             if drill.practice_seed(p) is None:
                 import secrets
@@ -250,11 +250,28 @@ def create_app(kb=None, warm=True):
             c = drill.practice_check(svc, p, lang)
         except LiurenError as e:
             return page_error(request, e, _status(e), lang)
+        keep = {k: v for k, v in p.items() if k in ("seed", "gate", "lang")}
         return page(request, "practice.html", {
-            "lang": lang, "p": p, "c": c, "b": H.board_parts(svc.kb, c["r"].board, lang, show_chuan=c["answered"]),
-            "gates": P.GATES, "branches": BRANCHES, "ge": drill.ge_choices(svc, lang),
-            "ticked": set(p.get("ge", [])), "board_qs": P.query_string(dict(c["lesson"], lang=lang) if lang != "zh" else c["lesson"]),
-            "next_seed": (c["seed"] + 1) % 10 ** 9})
+            "lang": lang, "p": p, "c": c,
+            "b": H.board_parts(svc.kb, c["r"].board, lang, show_chuan=c["step"] >= 3),
+            "gates": P.GATES, "branches": BRANCHES, "curriculum": drill.CURRICULUM,
+            "ticked": set(p.get("ge", [])), "hidden": keep,
+            "board_qs": P.query_string(dict(c["lesson"], lang=lang) if lang != "zh" else c["lesson"]),
+            "next_qs": P.query_string({**keep, "seed": str((c["seed"] + 1) % 10 ** 9)}),
+            "sheet_qs": P.query_string({**keep, "n": "10"})})
+
+    @app.get("/practice/sheet", response_class=HTMLResponse, summary="a printable worksheet: n lessons and their answer key")
+    def practice_sheet(request: Request):
+        lang = lang_of(request)
+        try:
+            p = params(request, ("seed", "n", "gate", "lang"))
+            lang = L.check_lang(p.get("lang"))
+            sheet = drill.worksheet(svc, p, lang)
+        except LiurenError as e:
+            return page_error(request, e, _status(e), lang)
+        for x in sheet["lessons"]:
+            x["b"] = H.board_parts(svc.kb, x["board"], lang, show_chuan=False)
+        return page(request, "practice_sheet.html", {"lang": lang, "p": p, "sheet": sheet})
 
     # ------------------------------------------------------------------ JSON API
     def api(fn):
@@ -309,9 +326,9 @@ def create_app(kb=None, warm=True):
     def api_questions(request: Request):
         return api(lambda: (params(request, ()), SafeJSON(svc.questions_json()))[1])
 
-    @app.get("/api/practice", openapi_extra=_doc(("seed", "chu", "zhong", "mo", "gate", "ge", "lang")), summary="a practice lesson and, with an answer, its check")
+    @app.get("/api/practice", openapi_extra=_doc(P.PRACTICE_KEYS), summary="a practice lesson (without its answer) and, with an answer, its check, step by step")
     def api_practice(request: Request):
-        return api(lambda: SafeJSON(drill.practice_json(svc, params(request, ("seed", "chu", "zhong", "mo", "gate", "ge", "lang")))))
+        return api(lambda: SafeJSON(drill.practice_json(svc, params(request, P.PRACTICE_KEYS, multi={"ge"}))))
 
     @app.get("/api/names", summary="every rule and entry name (for the search box)")
     def api_names(request: Request):

@@ -21,6 +21,8 @@ ALIASES = {"day-boundary": "day_boundary", "partner-born": "partner_born", "part
            "partner-benming": "partner_benming", "partner-xingnian": "partner_xingnian", "term-day": "term_day"}
 
 BOARD_KEYS = CAST_KEYS + JUDGE_KEYS + FILTER_KEYS + VIEW_KEYS
+# the drill's parameters: the lesson (seed, a gate's curriculum), the answers step by step, the page's language
+PRACTICE_KEYS = ("seed", "gate", "k1", "k2", "k3", "k4", "chu", "zhong", "mo", "men", "ge", "ge_done", "n", "lang")
 GATES = ("賊克", "比用", "涉害", "遙克", "昴星", "別責", "八專", "伏吟", "返吟")
 GENERALS = tuple(SHORT_GENERALS.values())
 TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
@@ -91,7 +93,7 @@ def query_string(p, drop=(), **extra):
     from urllib.parse import urlencode
     d = {k: v for k, v in p.items() if k not in drop}
     d.update({k: v for k, v in extra.items() if v is not None})
-    order = {k: i for i, k in enumerate(BOARD_KEYS + ("seed", "chu", "zhong", "mo", "gate", "ge"))}
+    order = {k: i for i, k in enumerate(BOARD_KEYS + tuple(k for k in PRACTICE_KEYS if k not in BOARD_KEYS))}
     items = []
     for k in sorted(d, key=lambda k: order.get(k, 99)):
         v = d[k]

@@ -1,15 +1,25 @@
-"""The practice drill: a lesson drawn from a seed (reproducible), the student's 三傳, gate and 格
-checked against the cast and the judgment, each missed or wrongly claimed 格 with its chain."""
+"""The practice drill, step by step: a lesson drawn from a seed (reproducible, or from a gate's
+curriculum), then the student's 四課, then the 三傳 and the gate, then the 格 — each step checked
+before the next and shown with the verses that decide it.  The 格 are asked as a short list of
+candidates (some that hold, some that hold on a neighbouring lesson and not on this one), scored by
+what was claimed: a correct claim is never wrong, a missed 格 shows its HOW, a false one its WHY-NOT.
+A worksheet gives a teacher the same lessons for a class, with the answer key on its own page."""
 from __future__ import annotations
 
 import random
 import re
 
-from liuren.app import queries as Q
 from liuren.app.params import GATES, cast_kwargs
 from liuren.casting.symbols import BRANCHES, JIAZI, badd
 from liuren.errors import InputError
 from liuren.explain import words as L
+
+# the curriculum: the gates (and the 賊克/比用 kinds) in the order a student meets them
+CURRICULUM = ("元首", "重審", "知一", "涉害", "遙克", "昴星", "別責", "八專", "伏吟", "返吟")
+LESSON_KEYS = ("k1", "k2", "k3", "k4")          # the 上神 of 第一 … 第四課
+CHUAN_KEYS = ("chu", "zhong", "mo", "men")        # the 三傳 and 發用之門 (gate= names the curriculum)
+MAX_CANDIDATES = 8
+MAX_SHEET = 30
 
 
 def practice_seed(p):
@@ -21,55 +31,127 @@ def practice_seed(p):
     return int(s)
 
 
+def check_gate(gate):
+    if gate is not None and gate not in CURRICULUM:
+        raise InputError(f"gate {gate!r}: one of {' '.join(CURRICULUM)}")
+    return gate
 
-def practice_lesson(seed):
-    """The lesson of a seed: a day, 月將 over 占時, 晝/夜 and a month (reproducible)."""
+
+def _gate_of(board):
+    t = board.transmissions
+    return t.subtype if t.subtype in ("元首", "重審", "知一") else t.gate
+
+
+def practice_lesson(seed, gate=None):
+    """The lesson of a seed: a day, 月將 over 占時, 晝/夜 and a month (reproducible); with a gate,
+    the first lesson the seed's draws give of that gate (元首 … 返吟)."""
+    from liuren.casting.cast import cast
     rng = random.Random(seed)
-    day = JIAZI[rng.randrange(60)]
-    hour = BRANCHES[rng.randrange(12)]
-    jiang = badd(hour, rng.randrange(12))
-    month = JIAZI[rng.randrange(60)]
-    return {"day": day, "on": f"{jiang}加{hour}", "month": month, "night": "true" if rng.random() < 0.5 else "false"}
+    for _ in range(20000):
+        day = JIAZI[rng.randrange(60)]
+        hour = BRANCHES[rng.randrange(12)]
+        jiang = badd(hour, rng.randrange(12))
+        month = JIAZI[rng.randrange(60)]
+        lesson = {"day": day, "on": f"{jiang}加{hour}", "month": month,
+                  "night": "true" if rng.random() < 0.5 else "false"}
+        if gate is None or _gate_of(cast(day=day, on=f"{jiang}加{hour}")) == gate:
+            return lesson
+    raise InputError(f"gate {gate!r}: no lesson of it found")       # every gate has lessons: never
 
+
+def _steps_of(board):
+    """The cast's derivation split as the drill asks it: the 四課 (and 月將加時), then the 三傳."""
+    steps = list(board.transmissions.steps)
+    lessons = [s for s in steps if s.rule in ("jiang", "lessons")]
+    return lessons, [s for s in steps if s not in lessons]
+
+
+def _candidates(svc, seed, lesson, r):
+    """5–8 格 to ask about: up to four that hold on this lesson, the rest near misses — 格 that hold on
+    the same day's neighbouring lessons and not here (ids, in a reproducible order)."""
+    rng = random.Random(seed * 7 + 1)
+    fired = sorted({f.report for f in r.fired if f.kind == "格"})
+    holds = rng.sample(fired, min(4, len(fired)))
+    jiang, hour = lesson["on"].split("加")
+    near = []
+    for d in (1, -1, 2, -2, 3, -3):
+        other = dict(lesson, on=f"{badd(jiang, d)}加{hour}")
+        for f in svc.judge(cast_kwargs(other)).fired:
+            if f.kind == "格" and f.report not in fired and f.report not in near:
+                near.append(f.report)
+        if len(holds) + len(near) >= MAX_CANDIDATES + 4:
+            break
+    rng.shuffle(near)
+    misses = near[:max(MAX_CANDIDATES - len(holds), 5 - len(holds))][:MAX_CANDIDATES - len(holds)]
+    return sorted(holds + misses, key=lambda x: svc.kb.entries[x].name), set(fired)
 
 
 def practice_check(svc, p, lang="zh"):
-    """The student's answer against the cast, and each 格 ticked or not against the judgment."""
+    """Where the student is and how each answered step came out."""
     from liuren.casting.symbols import parse_branch
     seed = practice_seed(p)
-    lesson = practice_lesson(seed)
+    gate = check_gate(p.get("gate"))
+    lesson = practice_lesson(seed, gate)
     r = svc.judge(cast_kwargs(lesson))
-    t = r.board.transmissions
-    answer_keys = ("chu", "zhong", "mo", "gate")
-    given = [k for k in answer_keys if k in p]
-    out = {"seed": seed, "lesson": lesson, "r": r, "answered": bool(given or p.get("ge"))}
-    if not out["answered"]:
-        return out
-    if len(given) < 4:
-        missing = [w for k, w in zip(answer_keys, ("chu 初傳", "zhong 中傳", "mo 末傳", "gate 發用之門")) if k not in p]
-        raise InputError("give the three transmissions and the gate: missing " + "、".join(missing))
-    names = ("chu", "zhong", "mo")
-    got = tuple(parse_branch(p[k], k) for k in names)
-    if p["gate"] not in GATES:
-        raise InputError(f"gate {p['gate']!r}: one of {' '.join(GATES)}")
-    ticked = []
-    for g in p.get("ge", []):
-        e = svc.entry(g)
-        if e.kind != "格":
-            raise InputError(f"ge {g!r} is a {e.kind}, not a 格")
-        ticked.append(e.id)
-    fired = {f.report for f in r.fired if f.kind == "格"}
-    out.update({
-        "got": got, "gate": p["gate"], "want": t.branches, "want_gate": t.gate,
-        "each": [a == b for a, b in zip(got, t.branches)], "gate_ok": p["gate"] == t.gate,
-        "right": [L.name_of(svc.kb, x, svc.kb.entries[x].name, lang) for x in ticked if x in fired],
-        "missed": [svc.chain_view(r, x, lang) for x in sorted(fired - set(ticked))] if ticked else [],
-        "formed": [] if ticked else [svc.chain_view(r, x, lang) for x in sorted(fired)],
-        "claimed": [svc.chain_view(r, x, lang) for x in ticked if x not in fired],
-    })
-    out["all_ok"] = all(out["each"]) and out["gate_ok"] and not out["missed"] and not out["claimed"]
+    b = r.board
+    t = b.transmissions
+    lesson_steps, chuan_steps = _steps_of(b)
+    out = {"seed": seed, "gate_of": gate, "lesson": lesson, "r": r, "step": 1,
+           "lesson_steps": lesson_steps, "chuan_steps": chuan_steps}
+    # step 1: the 四課
+    given = [k for k in LESSON_KEYS if k in p]
+    if given:
+        if len(given) < 4:
+            raise InputError("give the 上神 of all four lessons: missing "
+                             + "、".join(k for k in LESSON_KEYS if k not in p))
+        got = tuple(parse_branch(p[k], k) for k in LESSON_KEYS)
+        want = tuple(l.upper for l in b.lessons)
+        out["lessons"] = {"got": got, "want": want, "each": [a == w for a, w in zip(got, want)]}
+        out["lessons"]["ok"] = all(out["lessons"]["each"])
+        if out["lessons"]["ok"]:
+            out["step"] = 2
+    # step 2: the 三傳 and the gate (once the 四課 are right)
+    given = [k for k in CHUAN_KEYS if k in p]
+    if given and out["step"] >= 2:
+        if len(given) < 4:
+            raise InputError("give the three transmissions and the gate: missing "
+                             + "、".join(k for k in CHUAN_KEYS if k not in p))
+        got = tuple(parse_branch(p[k], k) for k in ("chu", "zhong", "mo"))
+        if p["men"] not in GATES:
+            raise InputError(f"men {p['men']!r}: one of {' '.join(GATES)}")
+        out["chuan"] = {"got": got, "gate": p["men"], "want": t.branches, "want_gate": t.gate,
+                        "each": [a == w for a, w in zip(got, t.branches)], "gate_ok": p["men"] == t.gate}
+        out["chuan"]["ok"] = all(out["chuan"]["each"]) and out["chuan"]["gate_ok"]
+        if out["chuan"]["ok"]:
+            out["step"] = 3
+    # step 3: the 格, among the candidates
+    if out["step"] >= 3:
+        cands, fired = _candidates(svc, seed, lesson, r)
+        out["candidates"] = [{"id": x, "name": L.name_of(svc.kb, x, svc.kb.entries[x].name, lang)} for x in cands]
+        if "ge_done" in p or p.get("ge"):
+            claimed = []
+            for g in p.get("ge", []):
+                e = svc.entry(g)
+                if e.id not in cands:
+                    raise InputError(f"ge {g!r} is not one of this lesson's candidates")
+                claimed.append(e.id)
+            held = [x for x in cands if x in fired]
+            out["ge"] = {
+                "right": [L.name_of(svc.kb, x, svc.kb.entries[x].name, lang) for x in claimed if x in fired],
+                "claimed": [svc.chain_view(r, x, lang) for x in claimed if x not in fired],
+                "missed": [svc.chain_view(r, x, lang) for x in held if x not in claimed],
+            }
+            out["ge"]["ok"] = not out["ge"]["claimed"]          # a correct claim is never wrong
+            out["step"] = 4
     return out
 
+
+def _public_board(board):
+    """The board as the student may see it before answering: no 四課, no 三傳, no derivation."""
+    d = board.to_dict()
+    for k in ("lessons", "transmissions"):
+        d.pop(k, None)
+    return d
 
 
 def practice_json(svc, p):
@@ -78,30 +160,46 @@ def practice_json(svc, p):
         raise InputError("seed: give a whole number (the lesson's seed, e.g. seed=7)")
     lang = L.check_lang(p.get("lang"))
     c = practice_check(svc, p, lang)
-    d = {"seed": seed, "lesson": c["lesson"], "board": c["r"].board.to_dict()}
-    if c["answered"]:
-        d["answer"] = {"transmissions": list(c["got"]), "gate": c["gate"]}
-        d["correct"] = {"transmissions": list(c["want"]), "gate": c["want_gate"],
-                        "steps": [s.to_dict() for s in c["r"].board.transmissions.steps]}
-        d["check"] = {"transmissions": c["each"], "gate": c["gate_ok"], "ge_right": [x for x in c["right"]],
-                      "ge_missed": [x["report"]["rule"] for x in c["missed"]],
-                      "ge_claimed": [x["report"]["rule"] for x in c["claimed"]],
-                      "ge_formed": [x["report"]["rule"] for x in c["formed"]], "all": c["all_ok"]}
-        if lang != "zh":
-            ids = {x["report"]["rule"] for k in ("missed", "claimed", "formed") for x in c[k]}
-            d["labels"] = {i: L.name_of(svc.kb, i, svc.kb.entries[i].name, lang) for i in sorted(ids)}
+    b = c["r"].board
+    d = {"seed": seed, "lesson": c["lesson"], "step": c["step"], "board": _public_board(b)}
+    if c.get("gate_of"):
+        d["gate"] = c["gate_of"]
+    if "lessons" in c:
+        x = c["lessons"]
+        d["lessons"] = {"answer": list(x["got"]), "check": x["each"], "ok": x["ok"]}
+        if x["ok"]:
+            d["lessons"]["correct"] = list(x["want"])
+    if "chuan" in c:
+        x = c["chuan"]
+        d["transmissions"] = {"answer": list(x["got"]), "gate": x["gate"], "check": x["each"],
+                              "gate_ok": x["gate_ok"], "ok": x["ok"]}
+        if x["ok"]:
+            d["transmissions"]["steps"] = [s.to_dict() for s in c["chuan_steps"]]
+    if "candidates" in c:
+        d["candidates"] = c["candidates"]
+    if "ge" in c:
+        g = c["ge"]
+        d["ge"] = {"right": g["right"], "claimed": [x["report"]["rule"] for x in g["claimed"]],
+                   "missed": [x["report"]["rule"] for x in g["missed"]], "ok": g["ok"]}
     return d
 
 
-
-def ge_choices(svc, lang="zh"):
-    """The 格 a student may tick: every 格 rule and reported 格 row, by name."""
+def worksheet(svc, p, lang="zh"):
+    """n lessons from a seed (and a gate), each with the board as the student gets it, and the
+    answer key: 四課, 三傳, gate."""
+    seed = practice_seed(p)
+    if seed is None:
+        raise InputError("seed: give a whole number (the worksheet's seed, e.g. seed=7)")
+    n = p.get("n", "10")
+    if not re.fullmatch(r"[0-9]{1,2}", n) or not 1 <= int(n) <= MAX_SHEET:
+        raise InputError(f"n {n!r}: give the number of lessons, 1 … {MAX_SHEET}")
+    gate = check_gate(p.get("gate"))
     out = []
-    seen = set()
-    for e in Q.listed(svc.kb):
-        if e.kind == "格" and not getattr(e, "as_var", None) and e.name not in seen:
-            seen.add(e.name)
-            out.append({"id": e.id, "name": L.display_name(e, lang)})
-    return out
-
-
+    for i in range(int(n)):
+        lesson = practice_lesson(seed + i, gate)
+        r = svc.judge(cast_kwargs(lesson))
+        b = r.board
+        out.append({"n": i + 1, "seed": seed + i, "lesson": lesson, "board": b,
+                    "key": {"lessons": [l.upper for l in b.lessons], "chuan": b.transmissions.branches,
+                            "gate": b.transmissions.gate, "subtype": b.transmissions.subtype}})
+    return {"seed": seed, "n": int(n), "gate_of": gate, "lessons": out}

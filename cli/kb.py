@@ -114,9 +114,39 @@ def cmd_kb_check(a):
     if problems:
         return 2
     nrows = sum(1 for t in kb.tables.values() for r in t.rows if r.id)
+    if getattr(a, "examples", None) is not None:
+        failed = _check_examples(kb, a.examples)
+        if failed:
+            return 2
     print(f"{kb.root}: {len(kb.files)} files, {len(kb.rules)} rules, {len(kb.tables)} tables "
           f"({nrows} named rows), {len(kb.questions)} questions — ok")
     return 0
+
+
+def _check_examples(kb, what):
+    """kb check --examples [ID|FILE …]: judge the example boards (of these entries, or of the
+    entries of these files; of every entry when none is given).  Returns the number of failures."""
+    import time
+    from liuren.errors import KBError
+    from liuren.rules.kbload import _rel
+    from liuren.rules.kblint import check_examples
+    only = None
+    if what:
+        only = set()
+        for w in what:
+            w = w.removeprefix("kb/")
+            ids = {e.id for e in kb.entries.values()
+                   if _rel(e.file, kb.root).removeprefix(kb.root.name + "/") in (w, w + ".yaml") or e.id == w}
+            if not ids:
+                raise InputError(f"--examples {w!r}: neither an entry id nor a KB file (e.g. juan3/ge.yaml)")
+            only |= ids
+    errors = []
+    t0 = time.monotonic()
+    n = check_examples(kb, lambda path, line, msg: errors.append(KBError(_rel(path, kb.root), line, msg)), only=only)
+    for e in errors:
+        print(f"liuren: {e}", file=sys.stderr)
+    print(f"examples: {n} boards judged in {time.monotonic() - t0:.0f} s" + (f", {len(errors)} failed" if errors else ""))
+    return len(errors)
 
 
 
@@ -240,6 +270,9 @@ def add_commands(sub, cast_args):
     kc = ks.add_parser("check", help="validate every KB file (errors name file and line)")
     kc.add_argument("--update-manifest", action="store_true",
                     help="write kb/manifest.yaml: what each file holds, which later checks compare with")
+    kc.add_argument("--examples", nargs="*", metavar="ID|FILE",
+                    help="also judge the example boards (fires, silent, unmet) of every entry, or of these "
+                         "entries or files (juan3/ge.yaml): the check to run after an edit")
     add_kb_arg(kc)
     kc.set_defaults(fn=cmd_kb_check)
     kf = ks.add_parser("facts", help="the fact vocabulary rules can match")

@@ -68,6 +68,25 @@ SLIPS = {
     "an emptied name (a rule)": (
         ("juan3/ge.yaml", "    name: 三傳空亡格\n    kind: 格\n", "    name: ' '\n    kind: 格\n"),
         ("+0", "rule ge-chuan-kong: empty name")),
+    # what a lost line leaves behind
+    "a lost row of a table keyed by branch": (
+        ("core/casting.yaml", "      - {支: 申, 名: 傳送}\n", ""),
+        (None, "table yuejiang-name: column 支 gives every branch 1 time(s) but 申: a lost row?")),
+    "a lost cell of an anonymous row": (
+        ("juanzhong/b-base.yaml", "      - {支: 酉, 對: 午, 順: 9, 距: 3}", "      - {支: 酉, 對: 午, 順: 9}"),
+        ("+0", "this row gives no 距, which every other row of the table gives")),
+    "a lost defeated_by": (
+        ("juan2/c-jiang-69-91.yaml", "        defeated_by: [j2c-gangui-kong]\n", ""),
+        (None, "defeats j2c-", )),
+    "a lost 問 line": (
+        ("yinhe/shefu.yaml", "  - 問: {問: 射覆}\n", ""),
+        (-9, "question 射覆 — but its conditions do not ask it")),
+    "a lost valence": (
+        ("juan3/ge.yaml", "        valence: 凶\n", ""),
+        (None, "no valence (吉 凶 平 吉凶兩見 視所乘): a lost line?")),
+    "a lost reported: of a table that extends a reported one": (
+        ("juan2/a-chuan.yaml", "    extends: kong-governs\n    reported: 總則\n", "    extends: kong-governs\n"),
+        (None, "table j2a-kong: extends kong-governs, whose rows are reported as 總則, but gives no reported:")),
 }
 
 
@@ -144,3 +163,56 @@ def test_a_symlink_loop_is_named(kbcopy, capsys):
     assert code == 2
     lines = err.splitlines()
     assert len(lines) == 1 and "kb/juan3/up: a symlink loop" in lines[0], err
+
+
+def test_a_lost_core_row_is_named_once(kbcopy, capsys):
+    # 絶 of 甲 is 申: without that row the table lacks a stem, and the caster fails on every
+    # board: a line says each, not one line per board
+    p = kbcopy / "core" / "shensha.yaml"
+    text = p.read_text(encoding="utf-8")
+    p.write_text(text.replace("          - {干: 甲, 支: 申}\n", "", 1), encoding="utf-8")
+    code, err = _check(kbcopy, capsys)
+    assert code == 2
+    lines = err.splitlines()
+    assert len(lines) <= 3, err
+    assert any("煞 絕 gives 干 for every stem but 甲" in ln and "kb/core/shensha.yaml:" in ln for ln in lines), err
+    assert any("kb/core: the core tables cannot cast the example boards" in ln for ln in lines), err
+
+
+def test_examples_catch_a_lost_cell(kbcopy, capsys):
+    # 入墓 without its 將類: kb check passes, and kb check --examples names the example board of
+    # 入墓 that no longer fires
+    p = kbcopy / "daquan" / "juan07-c-duan.yaml"
+    text = p.read_text(encoding="utf-8")
+    old = "        name: 入墓\n        階: 墓\n        將類: [吉, 凶]\n"
+    p.write_text(text.replace(old, "        name: 入墓\n        階: 墓\n", 1), encoding="utf-8")
+    assert main(["kb", "check", "--kb", str(kbcopy)]) == 0
+    capsys.readouterr()
+    assert main(["kb", "check", "--kb", str(kbcopy), "--examples", "daquan/juan07-c-duan.yaml"]) == 2
+    out = capsys.readouterr()
+    assert "kb/daquan/juan07-c-duan.yaml:" in out.err and "dq07-rumu-mu: does not fire on its example board" in out.err, out.err
+    assert "failed" in out.out
+
+
+def test_examples_of_an_entry(kbcopy, capsys):
+    assert main(["kb", "check", "--kb", str(kbcopy), "--examples", "ge-chuan-kong", "sha-jue"]) == 0
+    assert "boards judged" in capsys.readouterr().out
+    assert main(["kb", "check", "--kb", str(kbcopy), "--examples", "no-such-entry"]) == 2
+    assert "neither an entry id nor a KB file" in capsys.readouterr().err
+
+
+def test_an_unmet_example_that_is_now_met(kbcopy, capsys):
+    # an unmet example that says the book has it fire, turned into a board on which it fires
+    from liuren.rules.kbload import load_kb
+    from liuren.rules.kblint import check_examples
+    kb, errors = load_kb.__wrapped__(str(kbcopy), collect=True)
+    assert not errors
+    e = next(e for e in kb.entries.values()
+             if any(b.get("says") == "fires" for b in (e.meta.get("examples") or {}).get("unmet") or [])
+             and (e.meta.get("examples") or {}).get("fires"))
+    ex = e.meta["examples"]
+    unmet = next(b for b in ex["unmet"] if b.get("says") == "fires")
+    unmet["board"] = ex["fires"][0]["board"]
+    got = []
+    check_examples(kb, lambda path, line, msg: got.append((line, msg)), only={e.id})
+    assert any(line == unmet.line and "is now met (fires): move it to fires" in msg for line, msg in got), got

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import pathlib
 
 from liuren.rules.conditions import dnf, expand_macros, then_facts
 from liuren.rules.facts import PLATE_OF_POSITION
@@ -31,7 +32,8 @@ SUBTYPES = ("元首", "重審", "知一", "涉害", "見機", "察微", "復等"
 _BR, _ST, _GEN = set(BRANCHES), set(STEMS), set(POSITIONS_OF_GENERALS)
 _XUN = {JIAZI[i] for i in range(0, 60, 10)}
 SYMBOLS = {"branch": _BR, "stem": _ST, "general": _GEN, "position": set(PLATE_OF_POSITION),
-           "干支": set(JIAZI), "element": set("木火土金水")}
+           "干支": set(JIAZI), "element": set("木火土金水"),
+           "month": {"正月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月", "十一月", "十二月"}}
 
 
 def builtin_domains(kb, judgment_kinds):
@@ -360,6 +362,10 @@ def lint_more(kb, err):
     columns in their range, example boards that can be cast."""
     lint_fact_flow(kb, err)
     lint_table_domains(kb, err)
+    lint_lost_lines(kb, err)
+    lint_question_keys(kb, err)
+    lint_valence(kb, err)
+    lint_reported_parts(kb, err)
     lint_boards(kb, err)
 
 
@@ -512,6 +518,13 @@ def lint_table_domains(kb, err):
                                   f"({_dom_words(dom) if dom != (0, 10 ** 6) else 'a count: an integer ≥ 0'})")
 
 
+def _rel_path(path, root):
+    try:
+        return str(pathlib.Path(path).relative_to(root.parent))
+    except ValueError:
+        return str(path)
+
+
 def _board_line(b, key=None):
     bd = b.get("board") if isinstance(b, dict) else None
     if key and hasattr(bd, "kline") and key in bd:
@@ -548,8 +561,10 @@ def lint_boards(kb, err):
     variants are variants of the entries they name.  A 三傳 the book prints (`chuan:`) is the
     cast's (an `unmet` example that says chuan: differs from it)."""
     import json
+    from liuren.casting import tables
     from liuren.casting.cast import cast
     from liuren.errors import InputError, KBError
+    tables.core.cache_clear()           # the core tables as the files now are
     variants_of = {e.id: {v["id"] for v in e.variants if isinstance(v, dict) and "id" in v}
                    for e in kb.entries.values()}
     every_variant = set().union(*variants_of.values()) if variants_of else set()
@@ -592,10 +607,13 @@ def lint_boards(kb, err):
             except KBError as x:
                 err(x.path, x.line, f"the core tables cannot cast the example boards: {x.message}")
                 return
-            except (InputError, TypeError, ValueError) as x:
+            except (InputError, TypeError) as x:
                 casts[key] = x
-            except Exception as x:      # noqa: BLE001 — still one line naming the board
-                casts[key] = x
+            except Exception as x:      # noqa: BLE001 — the caster itself fails: its tables are broken
+                err(kb.root / "core", 0, f"the core tables cannot cast the example boards ({type(x).__name__}: "
+                                         f"{str(x)[:80]}), the first at {_rel_path(e.file, kb.root)}:{_board_line(b)}: "
+                                         "a lost or changed row of kb/core?")
+                return
         got = casts[key]
         if isinstance(got, Exception):
             msg = str(got).splitlines()[0] if str(got) else type(got).__name__
@@ -612,3 +630,318 @@ def lint_boards(kb, err):
                                                   "example to fires or silent")
             elif have != c:
                 err(e.file, b.kline("chuan"), f"{what}: the book's 三傳 {c!r} is not the cast's {have}")
+
+
+# --------------------------------------------------------------------------- kb check --examples
+def _reads(kb, r):
+    """(fact types a rule reads, 判 ids it reads — None for any judgment)."""
+    from liuren.rules.conditions import walk_patterns
+    types, judged = set(), set()
+    for w in _whens(r):
+        try:
+            atoms = list(walk_patterns(w, kb.macros))
+        except ValueError:
+            continue
+        for kind, payload, _line in atoms:
+            if kind == "macro":
+                for item in kb.macros[payload[0]].get("expands") or []:
+                    if isinstance(item, dict):
+                        types |= set(item)
+            elif kind == "pattern":
+                t, fields = payload
+                types.add(t)
+                if t == "判":
+                    ids = fields.get("規") if isinstance(fields, dict) else None
+                    lits = [x for x in (ids if isinstance(ids, list) else [ids]) if isinstance(x, str) and not _is_var(x)]
+                    if lits and not isinstance(ids, dict):
+                        if judged is not None:
+                            judged |= set(lits)
+                    else:
+                        judged = None
+    return types, judged
+
+
+def dependency_closure(kb, ids):
+    """The rules a network must hold for the rules and rows `ids` to fire as in the whole KB:
+    each, the family rules that report a row, and, transitively, every rule concluding a fact
+    type (or a judgment) one of them reads."""
+    from liuren.rules.kbload import JUDGMENT_KINDS
+    producers = {}
+    for r in kb.rules.values():
+        for then in _thens(r):
+            for it in (then if isinstance(then, list) else [then]):
+                if isinstance(it, dict):
+                    for t in it:
+                        producers.setdefault(t, set()).add(r.id)
+    reads = {r.id: _reads(kb, r) for r in kb.rules.values()}
+    table_of_type = {}
+    for t in kb.tables.values():
+        table_of_type.setdefault(t.fact_type, []).append(t)
+    reporters = {}                          # row id -> the family rules that report it
+    for r in kb.rules.values():
+        if r.as_var:
+            for t in reads[r.id][0]:
+                for tab in table_of_type.get(t, ()):
+                    for row in tab.rows:
+                        if row.id:
+                            reporters.setdefault(row.id, set()).add(r.id)
+    judges = {r.id for r in kb.rules.values() if r.kind in JUDGMENT_KINDS}
+    families = sorted(r.id for r in kb.rules.values() if r.as_var)
+    todo = []
+    for i in ids:
+        if i in kb.rules:
+            todo.append(i)
+        elif i in kb.rows:
+            # a row is reported by a family rule joining its table, or through a derived fact
+            # that carries its id (煞.源): then by any family rule
+            todo += sorted(reporters.get(i, ())) or families
+    out = set()
+    while todo:
+        i = todo.pop()
+        if i in out or i not in kb.rules:
+            continue
+        out.add(i)
+        types, judged = reads[i]
+        for t in types:
+            todo += producers.get(t, ())
+        if "判" in types:
+            if judged is None:
+                todo += judges
+            else:
+                for j in judged:
+                    todo.append(j)
+                    if j in kb.rows:
+                        todo += sorted(reporters.get(j, ())) or families
+    return out
+
+
+def check_examples(kb, err, only=None, progress=None):
+    """Judge every example board of every rule and named row (`liuren kb check --examples`):
+    a `fires` board fires it, a `silent` board does not, and an `unmet` board (a book's example
+    this encoding does not reproduce) still fails as its `says:` states.  Boards are grouped by
+    network (question and variants), and each network is compiled once, with only the rules the
+    boards' entries depend on.  `only`: entry ids to check (all when None).  Returns the number
+    of boards judged."""
+    import json
+    from liuren.casting.cast import cast
+    from liuren.rules.compile import build
+    from liuren.rules.facts import board_facts
+    from liuren.rules.judging import Recorder
+    nets = {}
+    for e, kind, b in example_boards(kb):
+        if only is not None and e.id not in only:
+            continue
+        if kind == "unmet" and b.get("says") not in ("fires", "silent"):
+            continue
+        board = b["board"]
+        q = board.get("question")
+        q = kb.question_aliases.get(q, q)
+        vs = board.get("variants") or {}
+        key = (q or "", json.dumps(vs, sort_keys=True, ensure_ascii=False) if isinstance(vs, dict) else "")
+        nets.setdefault(key, []).append((e, kind, b))
+    root = str(kb.root)
+    judged = 0
+    for (q, vjson), cases in sorted(nets.items(), key=lambda x: -len(x[1])):
+        variants = json.loads(vjson) if vjson else {}
+        closure = dependency_closure(kb, {e.id for e, _, _ in cases})
+        if progress:
+            progress(f"{q or '(no question)'} {vjson if variants else ''}: {len(cases)} boards, {len(closure)} rules")
+        try:
+            eng = build(kb, variants, question=q or None, only=closure if len(closure) < len(kb.rules) else None)
+        except Exception as x:  # noqa: BLE001
+            e0, _, b0 = cases[0]
+            err(e0.file, getattr(b0, "line", e0.line), f"{e0.id}: the network for its example boards cannot be "
+                                                        f"compiled ({type(x).__name__}: {x})")
+            continue
+        eng.kb = kb
+        fired = {}
+        for e, kind, b in cases:
+            board = b["board"]
+            bkey = json.dumps({k: v for k, v in board.items() if k not in ("question", "variants")},
+                              sort_keys=True, ensure_ascii=False, default=str)
+            if bkey not in fired:
+                kw = {k: v for k, v in board.items() if k not in ("question", "variants")}
+                try:
+                    brd = cast(kw.pop("moment", None), kb=root, **kw)
+                    rec = Recorder(kb, eng.judged_consumed, eng)
+                    eng.run_board(board_facts(brd, q or None), rec.on_fire, keep=False)
+                    eng.reset_board()
+                    fired[bkey] = {f.report for f in rec.firings} | {f.rule for f in rec.firings}
+                    judged += 1
+                except Exception as x:  # noqa: BLE001 — lint_boards names what cannot be cast
+                    try:
+                        eng.reset_board()
+                    except Exception:  # noqa: BLE001
+                        pass
+                    fired[bkey] = x
+            got = fired[bkey]
+            line = getattr(b, "line", e.line)
+            if isinstance(got, Exception):
+                err(e.file, line, f"{e.id}: example board ({kind}) cannot be judged: {str(got).splitlines()[0] if str(got) else type(got).__name__}")
+                continue
+            fires = e.id in got
+            shown = _board_text(board)
+            if kind == "fires" and not fires:
+                err(e.file, line, f"{e.id}: does not fire on its example board {shown}")
+            elif kind == "silent" and fires:
+                err(e.file, line, f"{e.id}: fires on its silent example board {shown}")
+            elif kind == "unmet" and fires == (b.get("says") == "fires"):
+                err(e.file, line, f"{e.id}: the book's example {shown} is now met ({b.get('says')}): "
+                                  f"move it to {b.get('says')}")
+        del eng
+    return judged
+
+
+def _board_text(board):
+    return "{" + ", ".join(f"{k}: {v}" for k, v in board.items()) + "}"
+
+
+# --------------------------------------------------------------------------- issue 22: a lost line
+def lint_lost_lines(kb, err):
+    """What a deleted line leaves behind, where the rest of the KB shows it: a table that
+    keys each branch (stem, 干支, season) once but one, an anonymous row without a cell every other
+    row of its table gives (a named row may leave one out on purpose), a `defeats:` without its `defeated_by:` (or the reverse)."""
+    _lint_table_gaps(kb, err)
+    _lint_group_gaps(kb, err)
+    _lint_missing_cells(kb, err)
+    _lint_defeat_pairs(kb, err)
+
+
+_CLASSES = (("branch", frozenset(BRANCHES)), ("stem", frozenset(STEMS)), ("干支", frozenset(JIAZI)),
+            ("season", frozenset("春夏秋冬")))
+
+
+def _lint_table_gaps(kb, err):
+    for t in kb.tables.values():
+        if t.meta.get("extends") or any(x.meta.get("extends") == t.id for x in kb.tables.values()):
+            continue                    # a table spread over several: its parts are not whole
+        for c in t.columns:
+            count = {}
+            for row in t.rows:
+                for cells in row.data:
+                    if c in cells:
+                        v = cells[c]
+                        count[v] = count.get(v, 0) + 1
+            if not count:
+                continue
+            for name, cls in _CLASSES:
+                if not set(count) <= cls or len(cls) - len(count) != 1 or len(set(count.values())) != 1:
+                    continue
+                missing, = cls - set(count)
+                err(t.file, t.meta.kline("rows") if hasattr(t.meta, "kline") else t.line,
+                    f"table {t.id}: column {c} gives every {name} {next(iter(set(count.values())))} time(s) "
+                    f"but {missing}: a lost row?")
+
+
+def _lint_group_gaps(kb, err):
+    """Rows grouped by one column (each 煞 of a table of 煞 by month): where some group keys every
+    branch (stem, season) and another all but one, the other lost a row."""
+    for t in kb.tables.values():
+        if t.kind == "類相":
+            continue                    # the images are what the books give, some branches none
+        for g in t.columns:
+            for c in t.columns:
+                if c == g:
+                    continue
+                groups, gapped = {}, set()
+                for row in t.rows:
+                    for cells in row.data:
+                        if g in cells and not isinstance(cells[g], (list, dict)):
+                            if c in cells:
+                                groups.setdefault(cells[g], {}).setdefault(cells[c], row)
+                            else:
+                                gapped.add(cells[g])        # a row that leaves it out on purpose
+                if len(groups) < 2:
+                    continue
+                for name, cls in _CLASSES:
+                    if not all(set(v) <= cls for v in groups.values()):
+                        continue
+                    full = [k for k, v in groups.items() if len(v) == len(cls)]
+                    short = [k for k, v in groups.items() if len(cls) - len(v) == 1 and k not in gapped]
+                    if len(short) != 1 or len(full) != len(groups) - 1:
+                        continue
+                    for k, v in groups.items():
+                        if k in short:
+                            missing, = cls - set(v)
+                            row = next(iter(v.values()))
+                            err(t.file, row.line, f"table {t.id}: {g} {k} gives {c} for every {name} but {missing} "
+                                                  f"(as {full[0]} gives all): a lost row?")
+
+
+def _lint_missing_cells(kb, err):
+    for t in kb.tables.values():
+        rows = [r for r in t.rows if r.data]
+        if len(rows) < 3:
+            continue
+        for c in t.columns:
+            lacking = [r for r in rows if any(c not in cells for cells in r.data)]
+            if len(lacking) == 1 and not lacking[0].id and not lacking[0].meta.get("each"):
+                r = lacking[0]
+                err(t.file, r.line, f"table {t.id}: this row gives no {c}, which every other row of the "
+                                    f"table gives: a lost cell?")
+
+
+def _lint_defeat_pairs(kb, err):
+    ents = kb.entries
+    for e in ents.values():
+        for key, back in (("defeats", "defeated_by"), ("defeated_by", "defeats")):
+            for target in e.meta.get(key) or []:
+                other = ents.get(target)
+                if other is not None and e.id not in (other.meta.get(back) or []):
+                    line = e.meta.kline(key) if hasattr(e.meta, "kline") else e.line
+                    err(e.file, line, f"{e.id}: {key} {target}, whose {back} does not name {e.id} "
+                                      f"(declare both sides, or neither)")
+
+
+def lint_question_keys(kb, err):
+    """A rule's `question: Q` says it speaks only under Q: its conditions ask Q (a `問` pattern
+    every way through them) — a deleted `- 問: {問: Q}` line makes it speak on every board.  In a
+    file whose rules that ask Q all say so (question: Q), one that does not lost it."""
+    from liuren.rules.conditions import gating_questions
+    per_file = {}
+    for r in kb.rules.values():
+        q = r.meta.get("question")
+        try:
+            gate = gating_questions(r.when)
+        except Exception:  # noqa: BLE001 — a malformed condition: the loader says so
+            continue
+        if q and (gate is None or q not in gate):
+            err(r.file, r.meta.kline("question"), f"rule {r.id}: question {q} — but its conditions do not ask it "
+                                                  f"(no `問: {{問: {q}}}` on every way through them): a lost line?")
+        if gate is not None and len(gate) == 1 and r.kind != "起例":
+            per_file.setdefault((r.file, next(iter(gate))), []).append((r, q))
+    for f, rules in per_file.items():
+        without = [r for r, q in rules if not q]
+        if len(without) == 1 and len(rules) >= 3:
+            r = without[0]
+            err(r.file, r.line, f"rule {r.id}: asks {next(iter(gating_questions(r.when)))} in its conditions but "
+                                f"gives no question: (every other rule of this file that asks it does): a lost line?")
+
+
+def lint_valence(kb, err):
+    """A judgment says whether it is good or bad: a rule of a judgment kind (unless it reports
+    table rows, `as:`, or gives findings, a `then:` fact declared with `show:`) and a row of a
+    table whose rows are reported (unless the table gives one for all) have a valence."""
+    from liuren.rules.kbload import JUDGMENT_KINDS
+    for r in kb.rules.values():
+        if r.kind not in JUDGMENT_KINDS or "valence" in r.meta or r.as_var or r.meta.get("effect"):
+            continue
+        if any(kb.declared.get(t, {}).get("show") for th in _thens(r) for t, _ in then_facts(th)):
+            continue
+        err(r.file, r.line, f"rule {r.id}: no valence (吉 凶 平 吉凶兩見 視所乘): a lost line?")
+    for t in kb.tables.values():
+        if not t.meta.get("reported") or "valence" in t.meta:
+            continue
+        for row in t.rows:
+            if row.id and "valence" not in row.meta:
+                err(t.file, row.line, f"row {row.id}: no valence (吉 凶 平 吉凶兩見 視所乘): a lost line?")
+
+
+def lint_reported_parts(kb, err):
+    """A table that adds rows to a table whose rows are reported as judgments (`extends`) reports
+    its rows too (`reported: <kind>`): without it they would be reported without being checked."""
+    for t in kb.tables.values():
+        base = kb.tables.get(t.meta.get("extends") or "")
+        if base is not None and base.meta.get("reported") and not t.meta.get("reported"):
+            err(t.file, t.line, f"table {t.id}: extends {base.id}, whose rows are reported as "
+                                f"{base.meta['reported']}, but gives no reported: (a lost line?)")

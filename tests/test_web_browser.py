@@ -175,3 +175,66 @@ def test_the_form_goes_to_the_board_url(page, server):
     url = urllib.parse.unquote(page.url)
     assert "moment=" in url and "tz=" in url
     assert page.locator("#board").is_visible()
+
+
+@pytest.fixture
+def phone(browser):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
+
+
+def test_a_phone_shows_the_chain_graph_and_keeps_the_board_clear(phone, server):
+    """Issue 20: at 390 px the chain's graph is at least 300 px wide, and a hover box never covers the board."""
+    phone.goto(f"{server}/board?" + q(day="丁卯", on="亥加丑", why="ge-zhanshou"))
+    g = phone.locator("#graph")
+    g.wait_for(timeout=30000)
+    assert g.bounding_box()["width"] >= 300
+    phone.goto(f"{server}/board?" + q(day="丁卯", on="亥加丑"))
+    phone.locator(".palace .heaven", has_text="午").hover()
+    tip = phone.locator("#tip")
+    tip.wait_for(state="visible", timeout=5000)
+    t, sq = tip.bounding_box(), phone.locator(".square").bounding_box()
+    overlap = not (t["y"] >= sq["y"] + sq["height"] or t["y"] + t["height"] <= sq["y"]
+                   or t["x"] >= sq["x"] + sq["width"] or t["x"] + t["width"] <= sq["x"])
+    assert not overlap, (t, sq)
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+def test_a_student_types_a_day_into_the_form_as_it_opens(page, server, lang):
+    """The form as it opens (it fills in a moment): typing a day and 月將加占時 gives that board."""
+    page.goto(f"{server}/" + ("?lang=ja" if lang == "ja" else ""))
+    page.fill("#day", "丁卯")
+    page.fill("#on", "亥加丑")
+    page.click("button.go")
+    page.wait_for_url("**/board?**")
+    assert "丁卯日" in page.locator(".board .head").inner_text()
+    assert page.locator(".used").count() == 1 or "moment=" not in page.url
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+def test_a_page_error_is_in_the_page_language(page, server, lang):
+    page.goto(f"{server}/board?" + q(day="甲丑", on="亥加丑", **({"lang": "ja"} if lang == "ja" else {})))
+    msg = page.locator("#error").inner_text()
+    assert "--" not in msg and "甲丑" in msg
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+def test_every_link_answers(page, server, lang):
+    """Every link of /, /board, /rules and /practice answers 200, in zh and in ja."""
+    import urllib.request
+    suffix = "lang=ja" if lang == "ja" else ""
+    seen = set()
+    for start in ("/", "/board?" + q(day="丁卯", on="亥加丑"), "/rules", "/practice?seed=3"):
+        url = server + start + (("&" if "?" in start else "?") + suffix if suffix else "")
+        page.goto(url)
+        hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
+        for h in hrefs:
+            h = h.split("#")[0]
+            if not h.startswith(server) or h in seen or "/static/" in h:
+                continue
+            seen.add(h)
+            with urllib.request.urlopen(h, timeout=120) as r:
+                assert r.status == 200, h
+    assert len(seen) > 20

@@ -19,8 +19,18 @@
       el.addEventListener("mouseenter", function () {
         tip.textContent = el.getAttribute("data-imagery");
         var r = el.getBoundingClientRect();
-        tip.style.left = (window.scrollX + r.left) + "px";
-        tip.style.top = (window.scrollY + r.bottom + 4) + "px";
+        var board = el.closest(".board");
+        if (board && window.innerWidth <= 700) {
+          // a phone: the box goes under the whole board, never over it
+          var b = board.getBoundingClientRect();
+          tip.classList.add("below");
+          tip.style.left = (window.scrollX + b.left) + "px";
+          tip.style.top = (window.scrollY + b.bottom + 4) + "px";
+        } else {
+          tip.classList.remove("below");
+          tip.style.left = (window.scrollX + r.left) + "px";
+          tip.style.top = (window.scrollY + r.bottom + 4) + "px";
+        }
         tip.hidden = false;
       });
       el.addEventListener("mouseleave", function () { tip.hidden = true; });

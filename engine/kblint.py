@@ -9,6 +9,9 @@
 * A 地盤 position's branch is never read as a 天盤 branch to find a general (kb/README.md,
   "Positions and places"): use the position's 天 (the 天盤 branch at its place).
 * Strings have sane sizes, and names, readings and quotes are strings.
+* A note that declares something missing (「本庫未立」「未立」「待他卷」「無定義」「無表」…) may not
+  name a rule or table the KB has: such a note is stale, and the rule under it is narrower than
+  its text (`_lint_missing_notes`).
 
 `lint(kb, err)` reports through err(path, line, message) like the loader does.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import re
 
 from .facts import PLATE_OF_POSITION
 from .symbols import BRANCHES, JIAZI, POSITIONS_OF_GENERALS, STEMS
@@ -179,6 +183,7 @@ def lint(kb, err, judgment_kinds):
     for t in kb.tables.values():
         _lint_table(t, err)
     _lint_strings(kb, err)
+    _lint_missing_notes(kb, err)
 
 
 def _field_line(fields, f, default):
@@ -355,3 +360,146 @@ def _lint_strings(kb, err):
 def _short(v):
     s = repr(v)
     return s if len(s) < 40 else s[:37] + "…"
+
+
+# ---- notes that declare missing what the KB has
+MISSING = re.compile(r"本庫未立|本庫無|未立|待他卷|無定義|無表|未收|未編")
+_CLAUSE_END = re.compile(r"[，。；;,（）()：:]")
+# notes in files another change rewrites (issue 21: kb/daquan/juan12*): known, fixed there
+PENDING = {"dq12-fa099"}
+
+
+def _entry_names(kb):
+    """name -> ids: every name, alias and label of a rule, table or named row, with its base
+    form (without 「（…）」 and without the 「:…」 of a sub-condition)."""
+    out = {}
+
+    def add(n, i):
+        if not isinstance(n, str):
+            return
+        forms = {n, re.sub(r"（[^）]*）", "", n), n.split("（")[0], n.split(":")[0]}
+        for f in forms:
+            f = f.strip()
+            if len(f) >= 2:
+                out.setdefault(f, set()).add(i)
+
+    for e in kb.entries.values():
+        for n in [e.name] + e.aliases + list((e.meta.get("labels") or {}).values()):
+            add(n, e.id)
+    for t in kb.tables.values():
+        add(t.name, t.id)
+        for n in t.meta.get("aliases") or []:
+            add(n, t.id)
+    return out
+
+
+def _notes(meta):
+    """(key, text) of the notes of an entry: its interpretation, note and reading, and those of
+    its variants."""
+    interp = meta.get("interpretation")
+    for it in (interp if isinstance(interp, list) else [interp]):
+        if isinstance(it, dict):
+            for k in ("chosen", "alternative"):
+                if isinstance(it.get(k), str):
+                    yield f"interpretation.{k}", it[k]
+    for k in ("note", "reading"):
+        if isinstance(meta.get(k), str):
+            yield k, meta[k]
+    for v in meta.get("variants") or []:
+        if isinstance(v, dict) and isinstance(v.get("reading"), str):
+            yield "variants.reading", v["reading"]
+
+
+def stale_missing_notes(kb):
+    """(entry, key, clause, {name: ids}) for each note that says a thing named in the KB is
+    missing.  The clause is the text from the last 「，。；（」 before the word that says missing."""
+    names = _entry_names(kb)
+    by_len = sorted(names, key=len, reverse=True)
+    items = [(e.id, e.meta, e.file, e.line) for e in kb.entries.values()]
+    items += [(t.id, t.meta, t.file, t.line) for t in kb.tables.values()]
+    out = []
+    for eid, meta, path, line in items:
+        own = {eid}
+        if eid in kb.tables:
+            own |= {r.id for r in kb.tables[eid].rows if r.id}
+        if eid in kb.rows:
+            own.add(kb.rows[eid].table)
+        for key, text in _notes(meta):
+            for m in MISSING.finditer(text):
+                start = max((x.end() for x in _CLAUSE_END.finditer(text, 0, m.start())), default=0)
+                clause = text[start:m.start()]
+                hit, rest = {}, clause
+                for n in by_len:
+                    if n in rest and not (names[n] & own):
+                        hit[n] = sorted(names[n])
+                        rest = rest.replace(n, "＿")
+                if hit:
+                    out.append((eid, path, line, key, text[start:m.end()], hit))
+    return out
+
+
+def _lint_missing_notes(kb, err):
+    for eid, path, line, key, clause, hit in stale_missing_notes(kb):
+        if eid in PENDING:
+            continue
+        found = "；".join(f"{n}（{'、'.join(ids[:3])}{'…' if len(ids) > 3 else ''}）" for n, ids in hit.items())
+        err(path, line, f"{eid}: {key} says 「{clause}」, but the KB has {found}: "
+                        f"use them, or say what this rule leaves out and why")
+
+
+# ---- two tables with the same rows
+def _row_key(facts):
+    """The rows as a set of value tuples, without the cells every row shares (a named row of a
+    神煞 table carries its 煞 and 據 on each fact) and without column names (a copy may rename
+    them); None when too small to tell a copy from a coincidence."""
+    facts = [{k: v for k, v in f.items() if k != "id"} for f in facts]
+    if len(facts) < 4:
+        return None
+    cols = {k for f in facts for k in f}
+    varying = sorted(k for k in cols if len({str(f.get(k)) for f in facts}) > 1)
+    if len(varying) < 2:
+        return None
+    key = frozenset(tuple(sorted(str(f.get(k)) for k in varying)) for f in facts)
+    return key if len(key) >= 4 else None
+
+
+def _base_names(names):
+    out = set()
+    for n in names:
+        if isinstance(n, str):
+            b = re.sub(r"（[^）]*）", "", n).strip()
+            if len(b) >= 2:
+                out.add(b)
+    return out
+
+
+def duplicate_tables(kb):
+    """Groups of tables that hold the same named thing twice: a table, a named row of a table,
+    or the rows of one 煞 of a table with a 煞 column, by the same name (without 「（…）」) and
+    the same rows.  [[(id, file), …], …].  A term is defined once: a second copy drifts (a
+    variant of one does not reach the other)."""
+    groups = {}
+    for t in kb.tables.values():
+        units = []
+        if not t.meta.get("extends"):
+            facts = t.facts()
+            units.append((t.id, _base_names([t.name] + list(t.meta.get("aliases") or [])), facts))
+            if "煞" in t.columns:
+                for sha in {f.get("煞") for f in facts}:
+                    units.append((t.id, _base_names([sha]), [f for f in facts if f.get("煞") == sha]))
+        for r in t.rows:
+            if r.id:
+                units.append((r.id, _base_names([r.name] + r.aliases), [dict(c) for c in r.data]))
+        for uid, names, facts in units:
+            key = _row_key(facts)
+            if key is None:
+                continue
+            for n in names:
+                groups.setdefault((n, key), {}).setdefault(t.id, (uid, t.file))
+    seen, out = set(), []
+    for g in groups.values():
+        ids = tuple(sorted(g.values()))
+        if len(g) > 1 and ids not in seen:
+            seen.add(ids)
+            out.append(list(ids))
+    return out

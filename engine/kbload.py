@@ -859,8 +859,20 @@ def _post(kb, err, strict=False):
             err(e.file, e.line, f"{e.id}: no example board where it fires (examples: fires:, or unreachable: with why)")
         if not (ex.get("silent") or e.meta.get("always")):
             err(e.file, e.line, f"{e.id}: no example board where it stays silent (examples: silent:, or always: with why)")
-    from .kblint import lint
+    from .kblint import lint, duplicate_tables
     lint(kb, err, JUDGMENT_KINDS)
+    if strict:      # `kb check`: a warning (stderr), not an error
+        import sys
+        for group in duplicate_tables(kb):
+            where = "、".join(f"{i} ({kb_rel(f)})" for i, f in group)
+            print(f"liuren: warning: the same rows are defined twice: {where}", file=sys.stderr)
+
+
+def kb_rel(path):
+    """A KB file path as kb/…, for messages."""
+    p = str(path)
+    i = p.rfind("/kb/")
+    return p[i + 1:] if i >= 0 else p
 
 
 def entries_needing_examples(kb):

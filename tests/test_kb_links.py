@@ -60,3 +60,147 @@ def test_sanchuan_ganzhi_heju_has_one_defining_rule():
     rule = KB.rules["j2c-place-heju-ganzhi"]
     assert [list(w.keys())[0] for w in rule.meta["when"]] == ["方合局"]
     assert "couju" in {v["id"] for v in KB.rules["j2b-place-ju-ganzhi"].variants}
+
+
+# ---------------------------------------------------------------- 2. stale notes, pointers, copies
+import pathlib
+import re
+import shutil
+import textwrap
+
+from engine.cli import main
+from engine.errors import KBError
+from engine.kblint import PENDING, duplicate_tables, stale_missing_notes
+from engine.kbload import packaged_kb_dir
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def test_no_note_declares_missing_what_the_kb_has():
+    stale = [(e, clause) for e, _p, _l, _k, clause, _h in stale_missing_notes(KB) if e not in PENDING]
+    assert not stale, stale
+
+
+def test_the_once_stale_notes_are_gone():
+    assert "dq08-tiande" in str(KB.rules["dq07-chongshen-mojiang"].meta["when"])
+    assert "dq09-yuexiu" in str(KB.rows["jz-bayao"].meta["源"])
+    assert "yh-eryu" in str(KB.rules["yh-xintiao-eryu"].meta["when"])
+    paras = {(s["seed"], s["para"]) for s in KB.rules["yh-xintiao-eryu"].source}
+    assert {("101_liuren_daquan_juan01.txt", 123), ("101_liuren_daquan_juan01.txt", 133)} <= paras
+
+
+RULE = """\
+  - id: {id}
+    name: {name}
+    kind: 格
+    reading: 試。
+    source: [{{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}}]
+    interpretation: {{chosen: {note}, alternative: 無。}}
+    when:
+      - 位: {{位: 初傳, 支: $_a}}
+    examples:
+      fires:
+        - board: {{day: 丁卯, on: 亥加丑}}
+          why: 初傳亥。
+      silent:
+        - board: {{day: 丁卯, on: 亥加丑}}
+          why: 不試。
+"""
+
+
+@pytest.fixture
+def kbdir(tmp_path):
+    d = tmp_path / "kb"
+    shutil.copytree(packaged_kb_dir() / "core", d / "core")
+    return d
+
+
+@pytest.mark.parametrize("note", ["試；天德本庫未立，待他卷。", "天德之表書中無定義。", "生氣、天德諸吉神未立（本卷不給其起例）。"])
+def test_kb_check_refuses_a_note_that_says_missing_what_exists(kbdir, note, capsys):
+    (kbdir / "t.yaml").write_text("rules:\n" + RULE.format(id="t-tiande", name="天德", note="有。")
+                                  + RULE.format(id="t-other", name="試", note=note), encoding="utf-8")
+    with pytest.raises(KBError) as e:
+        load_kb(str(kbdir))
+    assert "t-other" in str(e.value) and "天德" in str(e.value)
+    assert main(["kb", "check", "--kb", str(kbdir)]) == 2
+
+
+@pytest.mark.parametrize("note", ["火煞書中無定義，未編。", "本引擎無其遁干，未立。", "試（未立）。"])
+def test_a_missing_note_about_what_the_kb_lacks_is_fine(kbdir, note):
+    (kbdir / "t.yaml").write_text("rules:\n" + RULE.format(id="t-tiande", name="天德", note="有。")
+                                  + RULE.format(id="t-other", name="試", note=note), encoding="utf-8")
+    assert "t-other" in load_kb(str(kbdir)).rules
+
+
+TABLE = """\
+  - id: {id}
+    name: {name}
+    kind: 基礎
+    columns: [{a}, 支]
+    rows:
+      - {{{a}: 春, 支: 戌}}
+      - {{{a}: 夏, 支: 丑}}
+      - {{{a}: 秋, 支: 辰}}
+      - {{{a}: 冬, 支: 未}}
+"""
+
+
+def test_kb_check_warns_on_two_tables_with_the_same_rows(kbdir, capsys):
+    (kbdir / "t.yaml").write_text("tables:\n" + TABLE.format(id="t-xi", name="天喜", a="時")
+                                  + TABLE.format(id="t-xi2", name="天喜（他卷所定）", a="季"), encoding="utf-8")
+    kb = load_kb(str(kbdir))
+    assert [sorted(i for i, _ in g) for g in duplicate_tables(kb)] == [["t-xi", "t-xi2"]]
+    main(["kb", "check", "--kb", str(kbdir)])
+    assert "warning: the same rows are defined twice: t-xi" in capsys.readouterr().err
+
+
+# tables each book states for itself (the same rows under one name in two books): the warning
+# lists them; none is a copy of another book's table made for convenience
+CROSS_BOOK = {("dq07-jiang-jixiong", "dq08-jiang"), ("dq09-yuesha", "jz-siqi"), ("dq09-yuesha", "jz-sishen"),
+              ("dq09-yuesha", "jz-tianma"), ("dq09-suisha", "jz-sangmen"), ("dq09-suisha", "jz-bingfu"),
+              ("dq10-tiangui", "jz-tiangui"), ("dq10-guanshen", "dq12-guanshen"),
+              ("jz-posui-ri", "jz-posui-sui")}
+
+
+def test_no_table_is_a_copy():
+    """銀河櫂 reads 卷中's 歲煞, 月煞, 天喜, 日德 (no yh- copies); 卷中 has one 日德 and one 五合."""
+    groups = {tuple(i for i, _ in g) for g in duplicate_tables(KB)}
+    assert groups <= CROSS_BOOK, groups - CROSS_BOOK
+    for tid in ("yh-nian-sha", "yh-yue-sha", "yh-tianxi", "yh-ride"):
+        assert tid not in KB.tables
+    assert "jzb-ri-de" not in KB.rows and "jzb-ri-he" not in KB.rows
+
+
+def test_the_jiesha_diben_variant_reaches_yinhe():
+    """yinhe's 大煞/劫煞 rule reads jz-xingsha, so jz-jiesha's 底本 row reaches it."""
+    text = (ROOT / "kb/yinhe/omens.yaml").read_text(encoding="utf-8")
+    assert "jz-xingsha: {煞: [大煞, 劫煞, 災煞, 歲煞], 據: 歲支" in text
+
+
+ABSOLUTE = re.compile(r"(?<![\w.:/~-])/(home|work|Users|tmp|opt|usr|root|mnt|srv|var|etc|private|nix|data)/"
+                      r"|\b[A-Z]:\\")
+PRODUCT = ["kb", "engine", "explain", "web", "cli"]
+
+
+def test_no_absolute_path_in_the_product():
+    hits = []
+    for d in PRODUCT:
+        for f in (ROOT / d).rglob("*") if (ROOT / d).is_dir() else ():
+            if f.is_file() and f.suffix in (".py", ".yaml", ".yml", ".md", ".html", ".js", ".css", ".txt", ".json"):
+                for n, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+                    if ABSOLUTE.search(line):
+                        hits.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()[:80]}")
+    assert not hits, hits
+
+
+def test_no_pointer_to_a_file_that_is_not_there():
+    """A KB file that names another file of the repository names one that exists."""
+    ref = re.compile(r"\b((?:kb|tests|engine|tools|juanzhong-[ab])/[\w./-]+\.(?:yaml|py|md))|\bNOTES(?:\.md)?\b")
+    bad = []
+    for f in (ROOT / "kb").rglob("*.yaml"):
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            for m in ref.finditer(line):
+                path = m.group(1)
+                if path is None or not (ROOT / path).exists():
+                    bad.append(f"{f.relative_to(ROOT)}:{n}: {m.group(0)}")
+    assert not bad, bad

@@ -204,3 +204,51 @@ def test_no_pointer_to_a_file_that_is_not_there():
                 if path is None or not (ROOT / path).exists():
                     bad.append(f"{f.relative_to(ROOT)}:{n}: {m.group(0)}")
     assert not bad, bad
+
+
+# ---------------------------------------------------------------- 3. readings with their conditions
+
+def test_bayao_is_not_xiong_without_ke():
+    row = KB.rows["jz-bayao"]
+    assert row.valence != "凶" and "不克無害" in row.reading
+    j = J(day="庚戌", on="戌加丑", night=True, month="乙未", year=1996, sex="m", guiren="甲羊", question="占宅")
+    f = {x.report: x for x in j.judgments()}
+    assert "jz-bayao" in f and f["jz-bayao"].valence != "凶"
+
+
+BING = dict(day="乙丑", on="酉加未", month="己巳", year="乙卯", born=1987, sex="m", guiren="甲羊")
+
+
+@pytest.mark.parametrize("question", ["占病", "占訟"])
+def test_ride_rihe_gui_not_ji_for_illness_and_lawsuits(question):
+    ids = J(**BING, question=question).fired_ids()
+    assert "jzb-de-fayong-he-gui" not in ids and "jzb-de-fayong-he-gui-bingsong" in ids
+    ids = J(**BING).fired_ids()
+    assert "jzb-de-fayong-he-gui" in ids and "jzb-de-fayong-he-gui-bingsong" not in ids
+
+
+def test_changsheng_of_the_six_stems_is_not_shengfu():
+    """卷中 ¶191: 戊庚's 長生 is 官鬼, 乙己辛癸's is 脫氣: not 「生扶日干」."""
+    ids = J(day="乙丑", on="丑加子", month="戊辰", year="甲寅", born=1984, sex="f", guiren="甲羊").fired_ids()
+    assert "jzb-changsheng-liwai" in ids and "jzb-cs-changsheng" not in ids
+    ids = J(day="甲子", on="子加酉", month="己巳", year="己酉", born=1989, sex="m", guiren="甲羊").fired_ids()
+    assert "jzb-cs-changsheng" in ids
+
+
+def test_meng_worry_is_inside_or_outside_not_both():
+    ids = J(day="甲子", on="寅加子", month="乙亥", year=2026, question="占夢").fired_ids()
+    assert "yh-meng-yangshen" in ids and "yh-meng-yinshen" not in ids
+
+
+def test_qiaomen_xiaojilong_records_the_other_reading():
+    rule = KB.rules["yh-qiaomen-xiaojilong"]
+    assert rule.interpretation["alternative"] and "tongjian" in {v["id"] for v in rule.variants}
+    b = dict(day="甲子", on="巳加子", month="丁卯", year=2026, born=1990, sex="m", night=False, question="占有人敲門")
+    assert "yh-qiaomen-xiaojilong" not in J(**b).fired_ids()
+    assert "yh-qiaomen-xiaojilong" in J(**b, variants={"yh-qiaomen-xiaojilong": "tongjian"}).fired_ids()
+
+
+def test_yantiao_shows_the_generals_leixiang():
+    j = J(day="戊戌", jiang="丑", hour="子", month="丁丑", year=2026, born=1991, sex="f", night=True,
+          question="占眼跳耳熱")
+    assert any("玄武" in x and "盜賊逃人" in x for x in j.findings().get("天將類神", []))

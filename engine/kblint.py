@@ -39,7 +39,7 @@ SYMBOLS = {"branch": _BR, "stem": _ST, "general": _GEN, "position": set(PLATE_OF
 
 def builtin_domains(kb, judgment_kinds):
     """(fact type, field) -> the values it can hold, for the board's own facts."""
-    questions = set(kb.questions) | set(kb.question_aliases)
+    questions = set(kb.questions)   # a rule names a question by its name: the 問 fact holds the name, never an alias
     return {
         ("位", "位"): set(PLATE_OF_POSITION), ("位", "支"): _BR, ("位", "天"): _BR, ("位", "地"): _BR,
         ("位", "干"): _ST, ("位", "干支"): set(JIAZI), ("位", "盤"): {"天", "地", "無"},

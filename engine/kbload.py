@@ -517,6 +517,9 @@ def _load_question(kb, path, item, err):
                 "the question's own name" if a == item["name"] else f"already an alias of {other}"))
         kb.question_aliases[a] = item["name"]
         kb.alias_lines[a] = (path, item.kline("aliases"))
+    includes = item.get("includes") or []
+    if not isinstance(includes, list) or not all(isinstance(a, str) and a for a in includes):
+        return err(path, item.kline("includes"), "a question's includes are a list of question names")
     q = kb.questions.get(item["name"])
     if q is not None:
         # one question, asked of several sources: keep one entry with every source and id
@@ -526,6 +529,7 @@ def _load_question(kb, path, item, err):
         q["source"] = list(q["source"]) + list(item["source"])
         q["files"].append(str(path))
         q["aliases"] = list(dict.fromkeys(list(q.get("aliases") or []) + aliases))
+        q["includes"] = list(dict.fromkeys(list(q.get("includes") or []) + includes))
         return
     kb.questions[item["name"]] = dict(item, file=str(path), files=[str(path)], ids=[item["id"]])
 
@@ -807,8 +811,79 @@ def walk_patterns(cond, macros):
         yield ("pattern", (k, v), line)
 
 
+def _question_includes(kb, err):
+    """A question that `includes:` another is asked as both (占妻病 is also 占病, 「如上更驗」):
+    every condition on the question (`問: {問: 占病}`, under not: too) also holds for the one
+    that includes it.  Written into the rules' conditions here, so the compiler's network of a
+    question holds the rules of what it includes."""
+    inc = {}
+    for name, q in kb.questions.items():
+        for other in q.get("includes") or []:
+            if other not in kb.questions:
+                err(q["file"], 0, f"question {name}: includes {other!r}, which is not a question")
+                continue
+            inc.setdefault(other, []).append(name)
+    if not inc:
+        return
+    # transitively: a question that includes one that includes X also includes X
+    changed = True
+    while changed:
+        changed = False
+        for x, qs in inc.items():
+            for q in list(qs):
+                for y in inc.get(q, ()):
+                    if y not in qs and y != x:
+                        qs.append(y)
+                        changed = True
+
+    def widen(v):
+        vals = v if isinstance(v, list) else [v] if isinstance(v, str) and not v.startswith("$") else None
+        if vals is None:
+            return v
+        out = list(vals)
+        for x in vals:
+            out += [q for q in inc.get(x, ()) if q not in out]
+        return out if len(out) > len(vals) else v
+
+    def walk(c):
+        if isinstance(c, list):
+            for x in c:
+                walk(x)
+        elif isinstance(c, dict):
+            for k, v in c.items():
+                if k == "問" and isinstance(v, dict) and "問" in v:
+                    if isinstance(v["問"], dict) and "not" in v["問"]:
+                        v["問"]["not"] = widen(v["問"]["not"])
+                    else:
+                        v["問"] = widen(v["問"])
+                else:
+                    walk(v)
+
+    for rule in kb.rules.values():
+        walk(rule.when)
+        for v in rule.variants:
+            if isinstance(v, dict) and "when" in v:
+                walk(v["when"])
+
+    # a table row for a question (a cell naming it: 問 占病, 類 占病) holds for what includes it
+    def rows(data):
+        out = []
+        for cells in data:
+            out.append(cells)
+            for k, x in cells.items():
+                if isinstance(x, str) and x in inc:
+                    out += [dict(cells, **{k: q}) for q in inc[x]]
+        return out
+
+    for t in kb.tables.values():
+        for r in t.rows:
+            r.data = rows(r.data)
+            r.variant_data = {k: rows(d) for k, d in r.variant_data.items()}
+
+
 def _post(kb, err, strict=False):
     """Second pass: derived fact types, then every rule's conditions against the vocabulary."""
+    _question_includes(kb, err)
     for rule in kb.rules.values():
         for t, fields in then_facts(rule.then):
             if t in BUILTIN_FACTS or t in kb.tables:

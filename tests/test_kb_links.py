@@ -252,3 +252,74 @@ def test_yantiao_shows_the_generals_leixiang():
     j = J(day="戊戌", jiang="丑", hour="子", month="丁丑", year=2026, born=1991, sex="f", night=True,
           question="占眼跳耳熱")
     assert any("玄武" in x and "盜賊逃人" in x for x in j.findings().get("天將類神", []))
+
+
+# ---------------------------------------------------------------- 4. questions whose names meet
+
+QB = dict(day="辛未", jiang="辰", hour="子", month="丁丑", year=2026, born=1994, sex="m", night=True)
+
+
+@pytest.mark.parametrize("alias, name", [("占婚姻", "占婚"), ("占試", "占科舉"), ("占科目", "占科舉")])
+def test_two_names_of_one_question_are_one_question(alias, name):
+    assert KB.question_aliases[alias] == name and alias not in KB.questions
+    assert J(**QB, question=alias).fired_ids() == J(**QB, question=name).fired_ids()
+
+
+def test_hunyin_brings_the_hun_rules_of_juanzhong_and_yinhe():
+    ids = J(**QB, question="占婚姻").fired_ids()
+    assert "yh-tianhou-baihu-hunyin" in ids
+    assert {"dq08-hehuan-hun", "dq08-hemei-hun"} <= set(ids)
+
+
+def test_qibing_includes_bing():
+    """銀河櫂 ¶43 「若占妻病，如上更驗」: 占妻病 is also 占病."""
+    assert KB.questions["占妻病"]["includes"] == ["占病"]
+    bing, qibing = set(J(**QB, question="占病").fired_ids()), set(J(**QB, question="占妻病").fired_ids())
+    none = set(J(**QB).fired_ids())
+    assert bing - none and bing <= qibing
+    assert qibing - bing == {"yh-tianhou-baihu-qibing"}
+
+
+def test_no_rule_names_a_question_by_an_alias():
+    aliases = set(KB.question_aliases)
+
+    def walk(c):
+        if isinstance(c, list):
+            for x in c:
+                yield from walk(x)
+        elif isinstance(c, dict):
+            for k, v in c.items():
+                if k == "問" and isinstance(v, dict):
+                    q = v.get("問")
+                    yield from (q if isinstance(q, list) else [q])
+                else:
+                    yield from walk(v)
+
+    bad = [(r.id, q) for r in KB.rules.values() for q in walk(r.when) if q in aliases]
+    bad += [(r.id, r.meta["question"]) for r in KB.rules.values() if r.meta.get("question") in aliases]
+    assert not bad, bad
+
+
+def test_kb_check_refuses_a_rule_that_asks_by_an_alias(kbdir):
+    (kbdir / "t.yaml").write_text(textwrap.dedent("""\
+        questions:
+          - {id: t-q, name: 占婚, aliases: [占婚姻], source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]}
+        rules:
+          - id: t-hun
+            name: 試
+            kind: 格
+            reading: 試。
+            source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+            when:
+              - 問: {問: 占婚姻}
+            examples:
+              fires:
+                - board: {day: 丁卯, on: 亥加丑, question: 占婚}
+                  why: 試。
+              silent:
+                - board: {day: 丁卯, on: 亥加丑}
+                  why: 試。
+        """), encoding="utf-8")
+    with pytest.raises(KBError) as e:
+        load_kb(str(kbdir))
+    assert "占婚姻" in str(e.value)

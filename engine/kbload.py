@@ -468,6 +468,9 @@ def _load_factdecl(kb, path, item, err):
     kb.fact_text[t] = item["text"]
     if "show" in item and not isinstance(item["show"], str):
         err(path, item.kline("show"), f"fact type {t!r}: show must be a heading (the findings section it goes to)")
+    if "group_by" in item and item["group_by"] not in (item.get("fields") or []):
+        err(path, item.kline("group_by"), f"fact type {t!r}: group_by must be one of its fields (the method that "
+                                          f"tells alternatives apart)")
 
 
 def _load_macro(kb, path, item, err):
@@ -881,9 +884,32 @@ def _question_includes(kb, err):
             r.variant_data = {k: rows(d) for k, d in r.variant_data.items()}
 
 
+def _question_methods(kb, err):
+    """A question's `methods:` name the ways the text answers it, as data: [{name, 答, rules,
+    source}].  Methods with the same 答 (what they answer: 新舊, 有無 …) are alternatives of one
+    another; each lists the rules (or table rows) whose judgments it gives."""
+    for name, q in kb.questions.items():
+        ms = q.get("methods")
+        if ms is None:
+            continue
+        if not isinstance(ms, list):
+            err(q["file"], 0, f"question {name}: methods must be a list")
+            continue
+        for m in ms:
+            if not isinstance(m, dict) or not {"name", "答", "rules"} <= set(m):
+                err(q["file"], getattr(m, "line", 0), f"question {name}: a method needs name, 答 and rules")
+                continue
+            for r in m["rules"]:
+                if r not in kb.rules and r not in kb.rows:
+                    err(q["file"], getattr(m, "line", 0), f"question {name}: method {m['name']}: no rule or row {r!r}")
+            if m.get("source"):
+                _check_source(kb, q["file"], m, err)
+
+
 def _post(kb, err, strict=False):
     """Second pass: derived fact types, then every rule's conditions against the vocabulary."""
     _question_includes(kb, err)
+    _question_methods(kb, err)
     for rule in kb.rules.values():
         for t, fields in then_facts(rule.then):
             if t in BUILTIN_FACTS or t in kb.tables:

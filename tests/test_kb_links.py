@@ -323,3 +323,62 @@ def test_kb_check_refuses_a_rule_that_asks_by_an_alias(kbdir):
     with pytest.raises(KBError) as e:
         load_kb(str(kbdir))
     assert "占婚姻" in str(e.value)
+
+
+# ---------------------------------------------------------------- 4. findings a reader can use
+
+ZAI = dict(day="甲子", on="子加子", month="丙寅", year="丙午", born=1980, sex="f", guiren="甲羊")
+
+
+def test_zaihuan_time_is_shown_with_its_method_and_paragraph():
+    f = J(**ZAI, question="占災患").findings()
+    lines = f.get("已往未來", [])
+    assert any(x.startswith("天罡臨干：") and "卷中¶356" in x for x in lines), lines
+    assert KB.declared["時態"]["group_by"] == "項"
+
+
+def test_daoli_number_shows_its_scale():
+    lines = J(day="乙酉", on="酉加戌", month="辛巳", guiren="甲羊", question="占道里").findings()["數目"]
+    assert any(x.startswith("二馬相乘：18") and "百里" in x and "本法" in x for x in lines), lines
+    assert any(x.startswith("二馬相併") and "又法" in x for x in lines), lines
+
+
+def test_every_number_says_its_method_unit_and_paragraph():
+    lines = J(**ZAI, question="占財").findings()["數目"]
+    assert lines and all(re.search(r"（.+；單位 .+；(本法|又法|並列|中分|別法).*，卷中¶3\d\d）$", x) for x in lines), lines
+    assert any("上下相乘" in x and "本法" in x for x in lines)
+
+
+def test_xinjiu_says_yongshen_yinshen_or_suolin():
+    lines = J(**ZAI, question="占災患").findings()["新舊"]
+    assert {x.split(" ")[0] for x in lines} == {"用神", "陰神", "所臨"}, lines
+
+
+def test_gujiu_methods_are_alternatives_as_data():
+    q = KB.questions["占沽酒"]
+    by_answer = {}
+    for m in q["methods"]:
+        by_answer.setdefault(m["答"], []).append(m)
+        for r in m["rules"]:
+            assert r in KB.rules or r in KB.rows
+    assert len(by_answer["酒之新舊有無"]) == 3          # 從魁所臨, 大吉加時, 小吉旺衰: three ways
+    for m in by_answer["酒之新舊有無"]:
+        head = m["name"].split("：")[0]
+        for r in m["rules"]:
+            entry = KB.rules.get(r) or KB.rows.get(r)
+            rows = [x for x in KB.rows.values() if x.table == "yh-gujiu-congkui"] if r == "yh-gujiu-lin" else [entry]
+            assert all(x.reading.startswith(f"〔{head}") for x in rows), (r, head)
+
+
+def test_void_ju_yongshen_readings_are_marked_not_real():
+    """丁卯 辰加子: 三傳 未亥卯 木局 (丁's 印) with 亥 void: 三傳合局生干 is 勿以實論 beside 孤哀."""
+    j = J(day="丁卯", on="辰加子", month="丙寅")
+    f = {x.report: x for x in j.fired}
+    assert f["j2b-yinshou-sanchuan-heju"].defeated_by and f["j2b-yinshou-sanchuan-ganzhi-heju"].defeated_by
+    assert "j2c-gu-ai-sanchuan-heju" in f and not f["j2c-gu-ai-sanchuan-heju"].defeated_by
+
+
+def test_the_juan2_declaration_is_narrow():
+    rows = {r.id: r for r in KB.tables["declared-conflicts"].rows if r.id}
+    cells = {str(c.get("甲")) for c in rows["zongze-gan-wo-zhi-bi"].data} | {str(c.get("乙")) for c in rows["zongze-gan-wo-zhi-bi"].data}
+    assert not any("j2c" in c for c in cells), cells

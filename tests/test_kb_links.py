@@ -382,3 +382,11 @@ def test_the_juan2_declaration_is_narrow():
     rows = {r.id: r for r in KB.tables["declared-conflicts"].rows if r.id}
     cells = {str(c.get("甲")) for c in rows["zongze-gan-wo-zhi-bi"].data} | {str(c.get("乙")) for c in rows["zongze-gan-wo-zhi-bi"].data}
     assert not any("j2c" in c for c in cells), cells
+
+
+def test_the_void_ju_pairs_are_declared_by_id():
+    rows = {r.id: r for r in KB.tables["declared-conflicts"].rows if r.id}
+    for rid in ("zongze-j2-ju-kong", "zongze-j2-yongshen-kong-tawei", "zongze-j2-changsheng-kong"):
+        cells = [x for c in rows[rid].data for x in (c["甲"], c["乙"])]
+        assert cells and not any("*" in x for x in cells), (rid, cells)
+    assert "j2b-hehe-sanchuan-sanhe" in KB.rows["j2b-kong-heju"].meta["defeats"]

@@ -118,6 +118,11 @@ def cmd_kb_check(a):
         failed = _check_examples(kb, a.examples)
         if failed:
             return 2
+    from liuren.rules.kblint import duplicate_tables
+    from liuren.rules.kbload import kb_rel
+    for group in duplicate_tables(kb):          # a warning, not an error: two books may state one table
+        where = "、".join(f"{i} ({kb_rel(f)})" for i, f in group)
+        print(f"liuren: warning: the same rows are defined twice: {where}", file=sys.stderr)
     print(f"{kb.root}: {len(kb.files)} files, {len(kb.rules)} rules, {len(kb.tables)} tables "
           f"({nrows} named rows), {len(kb.questions)} questions — ok")
     return 0
@@ -129,7 +134,7 @@ def _check_examples(kb, what):
     import time
     from liuren.errors import KBError
     from liuren.rules.kbload import _rel
-    from liuren.rules.kblint import check_examples
+    from liuren.rules.kbexamples import check_examples
     only = None
     if what:
         only = set()

@@ -40,6 +40,9 @@ BUILTIN_FACTS = {
           "doc": "a judgment has fired: 規 = the rule or table-row id reported, 名 its name, 類 its kind"},
 }
 RESERVED_FIELDS = {"t", "id"}
+# the kinds of what a rule reports: judgments, and the placements (起例) they rest on
+JUDGMENT_KINDS = ("課體", "格", "畢法", "神煞", "斷", "總則", "類相", "占驗")
+RULE_KINDS = JUDGMENT_KINDS + ("起例",)
 
 # Which plate each position's branch stands on (kb/README.md, "Positions and places"): the 四課
 # 上神, the 三傳 and 月將 are 天盤 branches; 日干 (its 寄宮), 日支, 占時, 本命, 行年, 太歲 and 月建

@@ -1,4 +1,5 @@
-"""The checks of `liuren kb check` that read a rule's meaning, not only its shape.
+"""The checks of `liuren kb check` that read a rule's meaning, not only its shape.  One thing, hence
+one module over 800 lines: every check that reads the whole KB after its files are loaded.
 
 * Every literal in a condition (and every cell of a table column of symbols) is a value its
   field can hold: a branch 子…亥, a stem, a position, a general, a question, a kind, a gate, or a
@@ -9,6 +10,9 @@
 * A 地盤 position's branch is never read as a 天盤 branch to find a general (kb/README.md,
   "Positions and places"): use the position's 天 (the 天盤 branch at its place).
 * Strings have sane sizes, and names, readings and quotes are strings.
+* A note that declares something missing (「本庫未立」「未立」「待他卷」「無定義」「無表」…) may not
+  name a rule or table the KB has: such a note is stale, and the rule under it is narrower than
+  its text (`_lint_missing_notes`).
 
 `lint(kb, err)` reports through err(path, line, message) like the loader does.
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import pathlib
+import re
 
 from liuren.rules.conditions import dnf, expand_macros, then_facts
 from liuren.rules.facts import PLATE_OF_POSITION
@@ -38,7 +43,7 @@ SYMBOLS = {"branch": _BR, "stem": _ST, "general": _GEN, "position": set(PLATE_OF
 
 def builtin_domains(kb, judgment_kinds):
     """(fact type, field) -> the values it can hold, for the board's own facts."""
-    questions = set(kb.questions) | set(kb.question_aliases)
+    questions = set(kb.questions)   # a rule names a question by its name: the 問 fact holds the name, never an alias
     return {
         ("位", "位"): set(PLATE_OF_POSITION), ("位", "支"): _BR, ("位", "天"): _BR, ("位", "地"): _BR,
         ("位", "干"): _ST, ("位", "干支"): set(JIAZI), ("位", "盤"): {"天", "地", "無"},
@@ -180,6 +185,7 @@ def lint(kb, err, judgment_kinds):
     for t in kb.tables.values():
         _lint_table(t, err)
     _lint_strings(kb, err)
+    _lint_missing_notes(kb, err)
 
 
 def _field_line(fields, f, default):
@@ -665,7 +671,7 @@ def dependency_closure(kb, ids):
     """The rules a network must hold for the rules and rows `ids` to fire as in the whole KB:
     each, the family rules that report a row, and, transitively, every rule concluding a fact
     type (or a judgment) one of them reads."""
-    from liuren.rules.kbload import JUDGMENT_KINDS
+    from liuren.rules.facts import JUDGMENT_KINDS
     producers = {}
     for r in kb.rules.values():
         for then in _thens(r):
@@ -715,88 +721,6 @@ def dependency_closure(kb, ids):
     return out
 
 
-def check_examples(kb, err, only=None, progress=None):
-    """Judge every example board of every rule and named row (`liuren kb check --examples`):
-    a `fires` board fires it, a `silent` board does not, and an `unmet` board (a book's example
-    this encoding does not reproduce) still fails as its `says:` states.  Boards are grouped by
-    network (question and variants), and each network is compiled once, with only the rules the
-    boards' entries depend on.  `only`: entry ids to check (all when None).  Returns the number
-    of boards judged."""
-    import json
-    from liuren.casting.cast import cast
-    from liuren.rules.compile import build
-    from liuren.rules.facts import board_facts
-    from liuren.rules.judging import Recorder
-    nets = {}
-    for e, kind, b in example_boards(kb):
-        if only is not None and e.id not in only:
-            continue
-        if kind == "unmet" and b.get("says") not in ("fires", "silent"):
-            continue
-        board = b["board"]
-        q = board.get("question")
-        q = kb.question_aliases.get(q, q)
-        vs = board.get("variants") or {}
-        key = (q or "", json.dumps(vs, sort_keys=True, ensure_ascii=False) if isinstance(vs, dict) else "")
-        nets.setdefault(key, []).append((e, kind, b))
-    root = str(kb.root)
-    judged = 0
-    for (q, vjson), cases in sorted(nets.items(), key=lambda x: -len(x[1])):
-        variants = json.loads(vjson) if vjson else {}
-        closure = dependency_closure(kb, {e.id for e, _, _ in cases})
-        if progress:
-            progress(f"{q or '(no question)'} {vjson if variants else ''}: {len(cases)} boards, {len(closure)} rules")
-        try:
-            eng = build(kb, variants, question=q or None, only=closure if len(closure) < len(kb.rules) else None)
-        except Exception as x:  # noqa: BLE001
-            e0, _, b0 = cases[0]
-            err(e0.file, getattr(b0, "line", e0.line), f"{e0.id}: the network for its example boards cannot be "
-                                                        f"compiled ({type(x).__name__}: {x})")
-            continue
-        eng.kb = kb
-        fired = {}
-        for e, kind, b in cases:
-            board = b["board"]
-            bkey = json.dumps({k: v for k, v in board.items() if k not in ("question", "variants")},
-                              sort_keys=True, ensure_ascii=False, default=str)
-            if bkey not in fired:
-                kw = {k: v for k, v in board.items() if k not in ("question", "variants")}
-                try:
-                    brd = cast(kw.pop("moment", None), kb=root, **kw)
-                    rec = Recorder(kb, eng.judged_consumed, eng)
-                    eng.run_board(board_facts(brd, q or None), rec.on_fire, keep=False)
-                    eng.reset_board()
-                    fired[bkey] = {f.report for f in rec.firings} | {f.rule for f in rec.firings}
-                    judged += 1
-                except Exception as x:  # noqa: BLE001 — lint_boards names what cannot be cast
-                    try:
-                        eng.reset_board()
-                    except Exception:  # noqa: BLE001
-                        pass
-                    fired[bkey] = x
-            got = fired[bkey]
-            line = getattr(b, "line", e.line)
-            if isinstance(got, Exception):
-                err(e.file, line, f"{e.id}: example board ({kind}) cannot be judged: {str(got).splitlines()[0] if str(got) else type(got).__name__}")
-                continue
-            fires = e.id in got
-            shown = _board_text(board)
-            if kind == "fires" and not fires:
-                err(e.file, line, f"{e.id}: does not fire on its example board {shown}")
-            elif kind == "silent" and fires:
-                err(e.file, line, f"{e.id}: fires on its silent example board {shown}")
-            elif kind == "unmet" and fires == (b.get("says") == "fires"):
-                err(e.file, line, f"{e.id}: the book's example {shown} is now met ({b.get('says')}): "
-                                  f"move it to {b.get('says')}")
-        del eng
-    return judged
-
-
-def _board_text(board):
-    return "{" + ", ".join(f"{k}: {v}" for k, v in board.items()) + "}"
-
-
-# --------------------------------------------------------------------------- issue 22: a lost line
 def lint_lost_lines(kb, err):
     """What a deleted line leaves behind, where the rest of the KB shows it: a table that
     keys each branch (stem, 干支, season) once but one, an anonymous row without a cell every other
@@ -922,7 +846,7 @@ def lint_valence(kb, err):
     """A judgment says whether it is good or bad: a rule of a judgment kind (unless it reports
     table rows, `as:`, or gives findings, a `then:` fact declared with `show:`) and a row of a
     table whose rows are reported (unless the table gives one for all) have a valence."""
-    from liuren.rules.kbload import JUDGMENT_KINDS
+    from liuren.rules.facts import JUDGMENT_KINDS
     for r in kb.rules.values():
         if r.kind not in JUDGMENT_KINDS or "valence" in r.meta or r.as_var or r.meta.get("effect"):
             continue
@@ -945,3 +869,144 @@ def lint_reported_parts(kb, err):
         if base is not None and base.meta.get("reported") and not t.meta.get("reported"):
             err(t.file, t.line, f"table {t.id}: extends {base.id}, whose rows are reported as "
                                 f"{base.meta['reported']}, but gives no reported: (a lost line?)")
+# ---- notes that declare missing what the KB has
+MISSING = re.compile(r"本庫未立|本庫無|未立|待他卷|無定義|無表|未收|未編")
+_CLAUSE_END = re.compile(r"[，。；;,（）()：:]")
+# notes in files another change rewrites (issue 21: kb/daquan/juan12*): known, fixed there
+PENDING = set()
+
+
+def _entry_names(kb):
+    """name -> ids: every name, alias and label of a rule, table or named row, with its base
+    form (without 「（…）」 and without the 「:…」 of a sub-condition)."""
+    out = {}
+
+    def add(n, i):
+        if not isinstance(n, str):
+            return
+        forms = {n, re.sub(r"（[^）]*）", "", n), n.split("（")[0], n.split(":")[0]}
+        for f in forms:
+            f = f.strip()
+            if len(f) >= 2:
+                out.setdefault(f, set()).add(i)
+
+    for e in kb.entries.values():
+        for n in [e.name] + e.aliases + list((e.meta.get("labels") or {}).values()):
+            add(n, e.id)
+    for t in kb.tables.values():
+        add(t.name, t.id)
+        for n in t.meta.get("aliases") or []:
+            add(n, t.id)
+    return out
+
+
+def _notes(meta):
+    """(key, text) of the notes of an entry: its interpretation, note and reading, and those of
+    its variants."""
+    interp = meta.get("interpretation")
+    for it in (interp if isinstance(interp, list) else [interp]):
+        if isinstance(it, dict):
+            for k in ("chosen", "alternative"):
+                if isinstance(it.get(k), str):
+                    yield f"interpretation.{k}", it[k]
+    for k in ("note", "reading"):
+        if isinstance(meta.get(k), str):
+            yield k, meta[k]
+    for v in meta.get("variants") or []:
+        if isinstance(v, dict) and isinstance(v.get("reading"), str):
+            yield "variants.reading", v["reading"]
+
+
+def stale_missing_notes(kb):
+    """(entry, key, clause, {name: ids}) for each note that says a thing named in the KB is
+    missing.  The clause is the text from the last 「，。；（」 before the word that says missing."""
+    names = _entry_names(kb)
+    by_len = sorted(names, key=len, reverse=True)
+    items = [(e.id, e.meta, e.file, e.line) for e in kb.entries.values()]
+    items += [(t.id, t.meta, t.file, t.line) for t in kb.tables.values()]
+    out = []
+    for eid, meta, path, line in items:
+        own = {eid}
+        if eid in kb.tables:
+            own |= {r.id for r in kb.tables[eid].rows if r.id}
+        if eid in kb.rows:
+            own.add(kb.rows[eid].table)
+        for key, text in _notes(meta):
+            for m in MISSING.finditer(text):
+                start = max((x.end() for x in _CLAUSE_END.finditer(text, 0, m.start())), default=0)
+                clause = text[start:m.start()]
+                hit, rest = {}, clause
+                for n in by_len:
+                    if n in rest and not (names[n] & own):
+                        hit[n] = sorted(names[n])
+                        rest = rest.replace(n, "＿")
+                if hit:
+                    out.append((eid, path, line, key, text[start:m.end()], hit))
+    return out
+
+
+def _lint_missing_notes(kb, err):
+    for eid, path, line, key, clause, hit in stale_missing_notes(kb):
+        if eid in PENDING:
+            continue
+        found = "；".join(f"{n}（{'、'.join(ids[:3])}{'…' if len(ids) > 3 else ''}）" for n, ids in hit.items())
+        err(path, line, f"{eid}: {key} says 「{clause}」, but the KB has {found}: "
+                        f"use them, or say what this rule leaves out and why")
+
+
+# ---- two tables with the same rows
+def _row_key(facts):
+    """The rows as a set of value tuples, without the cells every row shares (a named row of a
+    神煞 table carries its 煞 and 據 on each fact) and without column names (a copy may rename
+    them); None when too small to tell a copy from a coincidence."""
+    facts = [{k: v for k, v in f.items() if k != "id"} for f in facts]
+    if len(facts) < 4:
+        return None
+    cols = {k for f in facts for k in f}
+    varying = sorted(k for k in cols if len({str(f.get(k)) for f in facts}) > 1)
+    if len(varying) < 2:
+        return None
+    key = frozenset(tuple(sorted(str(f.get(k)) for k in varying)) for f in facts)
+    return key if len(key) >= 4 else None
+
+
+def _base_names(names):
+    out = set()
+    for n in names:
+        if isinstance(n, str):
+            b = re.sub(r"（[^）]*）", "", n).strip()
+            if len(b) >= 2:
+                out.add(b)
+    return out
+
+
+def duplicate_tables(kb):
+    """Groups of tables that hold the same named thing twice: a table, a named row of a table,
+    or the rows of one 煞 of a table with a 煞 column, by the same name (without 「（…）」) and
+    the same rows.  [[(id, file), …], …].  A term is defined once: a second copy drifts (a
+    variant of one does not reach the other)."""
+    groups = {}
+    for t in kb.tables.values():
+        units = []
+        if not t.meta.get("extends"):
+            facts = t.facts()
+            units.append((t.id, _base_names([t.name] + list(t.meta.get("aliases") or [])), facts))
+            if "煞" in t.columns:
+                for sha in {f.get("煞") for f in facts}:
+                    units.append((t.id, _base_names([sha]), [f for f in facts if f.get("煞") == sha]))
+        for r in t.rows:
+            if r.id:
+                units.append((r.id, _base_names([r.name] + r.aliases), [dict(c) for c in r.data]))
+        for uid, names, facts in units:
+            key = _row_key(facts)
+            if key is None:
+                continue
+            for n in names:
+                groups.setdefault((n, key), {}).setdefault(t.id, (uid, t.file))
+    seen, out = set(), []
+    for g in groups.values():
+        ids = tuple(sorted(g.values()))
+        if len(g) > 1 and ids not in seen:
+            seen.add(ids)
+            out.append(list(ids))
+    return out

@@ -21,13 +21,11 @@ import yaml
 from liuren.casting.tables import core_dir, expand_cells
 from liuren.errors import KBError
 from liuren.rules.conditions import CALC_OPS, TEST_OPS, VAR_RE, then_facts, walk_patterns  # noqa: F401 (re-exported)
-from liuren.rules.facts import BUILTIN_FACTS, RESERVED_FIELDS
+from liuren.rules.facts import BUILTIN_FACTS, JUDGMENT_KINDS, RESERVED_FIELDS, RULE_KINDS  # noqa: F401
 
 VALENCES = ("吉", "凶", "平", "吉凶兩見", "視所乘")
 # kinds of rule, in the order judgments are listed: the 課體 of the lesson, 格, 畢法 (《畢法賦》's
 # hundred 法), 神煞, 斷, 總則, 類相, 占驗; 起例 (placements) are not judgments
-JUDGMENT_KINDS = ("課體", "格", "畢法", "神煞", "斷", "總則", "類相", "占驗")
-RULE_KINDS = JUDGMENT_KINDS + ("起例",)
 SOURCE_KEYS_SEED = {"seed", "para", "quote", "note"}
 VERSE_KEYS = {"id", "name", "seed", "para", "quote", "note"}
 ROW_META = {"id", "name", "aliases", "labels", "source", "reading", "valence", "interpretation",
@@ -576,6 +574,9 @@ def _load_factdecl(kb, path, item, err):
     kb.fact_text[t] = item["text"]
     if "show" in item and not isinstance(item["show"], str):
         err(path, item.kline("show"), f"fact type {t!r}: show must be a heading (the findings section it goes to)")
+    if "group_by" in item and item["group_by"] not in (item.get("fields") or []):
+        err(path, item.kline("group_by"), f"fact type {t!r}: group_by must be one of its fields (the method that "
+                                          f"tells alternatives apart)")
 
 
 def _load_macro(kb, path, item, err):
@@ -625,6 +626,9 @@ def _load_question(kb, path, item, err):
                 "the question's own name" if a == item["name"] else f"already an alias of {other}"))
         kb.question_aliases[a] = item["name"]
         kb.alias_lines[a] = (path, item.kline("aliases"))
+    includes = item.get("includes") or []
+    if not isinstance(includes, list) or not all(isinstance(a, str) and a for a in includes):
+        return err(path, item.kline("includes"), "a question's includes are a list of question names")
     q = kb.questions.get(item["name"])
     if q is not None:
         # one question, asked of several sources: keep one entry with every source and id
@@ -634,6 +638,7 @@ def _load_question(kb, path, item, err):
         q["source"] = list(q["source"]) + list(item["source"])
         q["files"].append(str(path))
         q["aliases"] = list(dict.fromkeys(list(q.get("aliases") or []) + aliases))
+        q["includes"] = list(dict.fromkeys(list(q.get("includes") or []) + includes))
         return
     kb.questions[item["name"]] = dict(item, file=str(path), files=[str(path)], ids=[item["id"]])
 
@@ -892,8 +897,104 @@ def _load_rule(kb, path, item, err):
                          about=list(item.get("about") or []))
 
 
+
+
+def _question_includes(kb, err):
+    """A question that `includes:` another is asked as both (占妻病 is also 占病, 「如上更驗」):
+    every condition on the question (`問: {問: 占病}`, under not: too) also holds for the one
+    that includes it.  Written into the rules' conditions here, so the compiler's network of a
+    question holds the rules of what it includes."""
+    inc = {}
+    for name, q in kb.questions.items():
+        for other in q.get("includes") or []:
+            if other not in kb.questions:
+                err(q["file"], 0, f"question {name}: includes {other!r}, which is not a question")
+                continue
+            inc.setdefault(other, []).append(name)
+    if not inc:
+        return
+    # transitively: a question that includes one that includes X also includes X
+    changed = True
+    while changed:
+        changed = False
+        for x, qs in inc.items():
+            for q in list(qs):
+                for y in inc.get(q, ()):
+                    if y not in qs and y != x:
+                        qs.append(y)
+                        changed = True
+
+    def widen(v):
+        vals = v if isinstance(v, list) else [v] if isinstance(v, str) and not v.startswith("$") else None
+        if vals is None:
+            return v
+        out = list(vals)
+        for x in vals:
+            out += [q for q in inc.get(x, ()) if q not in out]
+        return out if len(out) > len(vals) else v
+
+    def walk(c):
+        if isinstance(c, list):
+            for x in c:
+                walk(x)
+        elif isinstance(c, dict):
+            for k, v in c.items():
+                if k == "問" and isinstance(v, dict) and "問" in v:
+                    if isinstance(v["問"], dict) and "not" in v["問"]:
+                        v["問"]["not"] = widen(v["問"]["not"])
+                    else:
+                        v["問"] = widen(v["問"])
+                else:
+                    walk(v)
+
+    for rule in kb.rules.values():
+        walk(rule.when)
+        for v in rule.variants:
+            if isinstance(v, dict) and "when" in v:
+                walk(v["when"])
+
+    # a table row for a question (a cell naming it: 問 占病, 類 占病) holds for what includes it
+    def rows(data):
+        out = []
+        for cells in data:
+            out.append(cells)
+            for k, x in cells.items():
+                if isinstance(x, str) and x in inc:
+                    out += [dict(cells, **{k: q}) for q in inc[x]]
+        return out
+
+    for t in kb.tables.values():
+        for r in t.rows:
+            r.data = rows(r.data)
+            r.variant_data = {k: rows(d) for k, d in r.variant_data.items()}
+
+
+def _question_methods(kb, err):
+    """A question's `methods:` name the ways the text answers it, as data: [{name, 答, rules,
+    source}].  Methods with the same 答 (what they answer: 新舊, 有無 …) are alternatives of one
+    another; each lists the rules (or table rows) whose judgments it gives."""
+    for name, q in kb.questions.items():
+        ms = q.get("methods")
+        if ms is None:
+            continue
+        if not isinstance(ms, list):
+            err(q["file"], 0, f"question {name}: methods must be a list")
+            continue
+        for m in ms:
+            if not isinstance(m, dict) or not {"name", "答", "rules"} <= set(m):
+                err(q["file"], getattr(m, "line", 0), f"question {name}: a method needs name, 答 and rules")
+                continue
+            for r in m["rules"]:
+                if r not in kb.rules and r not in kb.rows:
+                    err(q["file"], getattr(m, "line", 0), f"question {name}: method {m['name']}: no rule or row {r!r}")
+            if m.get("source"):
+                _check_source(kb, q["file"], m, err)
+
+
 def _post(kb, err, strict=False):
     """Second pass: derived fact types, then every rule's conditions against the vocabulary."""
+    _question_includes(kb, err)
+    _question_methods(kb, err)
     for rule in kb.rules.values():
         for t, fields in then_facts(rule.then):
             if t in BUILTIN_FACTS or t in kb.tables:
@@ -948,6 +1049,13 @@ def _post(kb, err, strict=False):
     lint(kb, err, JUDGMENT_KINDS)
     if strict:
         lint_more(kb, err)
+
+
+def kb_rel(path):
+    """A KB file path as kb/…, for messages."""
+    p = str(path)
+    i = p.rfind("/kb/")
+    return p[i + 1:] if i >= 0 else p
 
 
 def entries_needing_examples(kb):

@@ -8,6 +8,9 @@ The space is the 720 lessons (60 days × 12 offsets of 月將 over 占時 子) �
 every board also has the year 丙午 and a birth year cycling with the lesson (so that 太歲,
 本命 and 行年 exist).  Boards are judged in parallel on all cores.  Exit status 1 when a
 conflict exists that the KB does not declare.
+
+It is one thing, the audit's walk and its report, kept in one module so that a reader follows a
+finding from the boards that produced it to the line that prints it.
 """
 from __future__ import annotations
 

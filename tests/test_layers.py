@@ -87,6 +87,40 @@ def test_one_top_level_name():
     assert any(f.startswith("liuren/explain/templates/") for f in files)
 
 
+def test_every_data_file_ships():
+    """Every file beside the code in a package folder (templates, CSS, vendored JS, KB YAML) is
+    matched by a package-data pattern in pyproject.toml, so a wheel install finds what an editable
+    one reads from the checkout."""
+    import fnmatch
+    import subprocess
+    import tomllib
+    root = pathlib.Path(__file__).resolve().parents[1]
+    cfg = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    dirs = cfg["package-dir"]
+    data = cfg.get("package-data", {})
+    try:
+        tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True,
+                                 check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        tracked = [str(f.relative_to(root)) for f in root.rglob("*") if f.is_file()]
+    unshipped = []
+    for f in tracked:
+        if f.endswith(".py") or "/__pycache__/" in f:
+            continue
+        # the deepest package whose folder holds the file
+        owner = max((pkg for pkg, d in dirs.items() if f.startswith(d.rstrip("/") + "/")),
+                    key=lambda pkg: len(dirs[pkg]), default=None)
+        if owner is None:
+            continue
+        rel = f[len(dirs[owner].rstrip("/")) + 1:]
+        pats = data.get(owner, [])
+        # setuptools' glob: `*` does not cross a `/`
+        if not any(fnmatch.fnmatch(rel, pat) and rel.count("/") == pat.count("/") for pat in pats):
+            unshipped.append(f)
+    assert len(tracked) > 100
+    assert unshipped == [], unshipped
+
+
 def test_python_m_liuren_and_the_api():
     code = ("from liuren import cast, judge, why\n"
             "b = cast(day='丁卯', on='亥加丑')\n"

@@ -58,3 +58,17 @@ def test_every_unmet_book_example_is_listed():
             where = f"{vol.get(s['seed'][:3], s['seed'][:3])} ¶{s['para']}"
             assert any(line.startswith(f"| {where} |") and f"`{e.id}`" in line for line in rows), \
                 f"README lists no unmet example {where} of {e.id}"
+
+
+def test_the_counts_it_gives_are_the_kbs():
+    """README's opening paragraph gives the KB's size: it is the KB's (the performance notes give
+    the size of the KB they measured, with their date)."""
+    from liuren.rules.kbload import load_kb
+    kb = load_kb(None)
+    rules = len(kb.rules)
+    rows = sum(1 for t in kb.tables.values() for r in t.rows if r.id)
+    opening = README.split("\n## ", 1)[0]
+    said = re.findall(r"([\d,]+) rules and ([\d,]+) named table rows", opening)
+    assert len(said) == 1
+    r, n = said[0]
+    assert (int(r.replace(",", "")), int(n.replace(",", ""))) == (rules, rows)

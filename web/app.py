@@ -104,7 +104,7 @@ def create_app(kb=None, warm=True):
 
     def page_error(request, e, status=400, lang="zh"):
         ctx = {"message": L.error_text(e, lang), "params": list(request.query_params.multi_items()), "path": request.url.path,
-               "lang": lang, "w": L.WORDS[lang]}
+               "lang": lang, "w": L.WORDS[lang], "fields": L.FIELDS[lang]}
         return templates.TemplateResponse(request, "error.html", ctx, status_code=status)
 
     @app.exception_handler(RequestValidationError)
@@ -119,7 +119,7 @@ def create_app(kb=None, warm=True):
         msg = f"{exc.status_code}: {request.url.path!r} {exc.detail}" if exc.status_code == 404 else str(exc.detail)
         if request.url.path.startswith("/api/"):
             return api_error(msg, exc.status_code)
-        return page_error(request, msg, exc.status_code)
+        return page_error(request, msg, exc.status_code, lang_of(request))
 
     @app.exception_handler(Exception)
     async def _any(request, exc):       # a bug: one line, never a traceback
@@ -166,7 +166,8 @@ def create_app(kb=None, warm=True):
         return page(request, "index.html", {
             "lang": lang, "now": now.strftime("%Y-%m-%dT%H:%M"), "zone": str(now.tzinfo),
             "questions": svc.questions_json(), "options": _options(),
-            "jiazi": JIAZI, "branches": BRANCHES, "variant_entries": _variant_entries(svc)})
+            "jiazi": JIAZI, "branches": BRANCHES, "variant_entries": _variant_entries(svc),
+            "name_of": lambda key, fallback: L.name_of(svc.kb, key, fallback, lang)})
 
     @app.get("/board", response_class=HTMLResponse, summary="the board, its judgments, a chain (why=…)")
     def board(request: Request):
@@ -204,7 +205,7 @@ def create_app(kb=None, warm=True):
     def _board_ctx(request, p, r, groups, lang):
         books = sorted({b for g in groups for i in g["entries"] for b in i["books"]})
         return {"lang": lang, "p": p, "r": r, "b": H.board_parts(svc.kb, r.board, lang), "groups": groups,
-                "findings": r.findings(), "books": books, "valences": svc._valences,
+                "findings": H.findings(svc.kb, r, lang=lang), "views": H.two_views(svc.kb, groups, lang), "books": books, "valences": svc._valences,
                 "kinds": [g["kind"] for g in groups],
                 "qs": P.query_string(p, drop=("why",)), "qs_all": P.query_string(p),
                 "qs_cast": P.query_string({k: v for k, v in p.items() if k in P.CAST_KEYS}),
@@ -354,7 +355,7 @@ def create_app(kb=None, warm=True):
             if "p" not in ctx or not isinstance(ctx.get("months"), list):
                 ctx = {"lang": lang, "p": dict(request.query_params), "r": None, "months": list(FIND.X.MONTHS),
                        "gates": FIND.GATES, "examples": FIND.EXAMPLES, "space": 17280, "facets": {}}
-            ctx["error"] = str(e)
+            ctx["error"] = L.error_text(e, lang)
             status = _find_status(e)
         return page(request, "find.html", ctx, status)
 
@@ -412,7 +413,7 @@ def _options():
 
 
 def _variant_entries(svc):
-    return [{"id": e.id, "name": e.name, "variants": [v["id"] for v in e.variants]}
+    return [{"id": e.id, "name": e.name, "variants": [{"id": v["id"], "label": v.get("label") or v["id"]} for v in e.variants]}
             for e in svc.kb.entries.values() if e.variants][:200]
 
 

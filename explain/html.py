@@ -177,6 +177,9 @@ def judgment_groups(kb, r, keep, lang="zh", placements=False):
             })
         groups.append({"kind": kind, "word": L.kind_word(kind, lang), "entries": items,
                        "open": kind in FIRST_KINDS, "count": sum(1 for i in items if i["shown"])})
+    if not any(g["open"] and g["count"] for g in groups):
+        for g in groups:                    # filtered to other kinds: those the reader chose are open
+            g["open"] = g["count"] > 0
     return groups
 
 

@@ -133,3 +133,16 @@ def test_a_keti_of_a_gate_not_taken_says_why_it_is_listed(boards, app):
                 # no note: its conditions do not name the gate the cast took
                 assert not {t.gate, t.subtype} & set(H._gates_of(kb.entries[it["id"]])), (p, it["name"])
     assert noted >= 1
+
+
+def test_the_json_twin_carries_the_same_reading(client, boards):
+    p, r, groups = next((x for x in boards if any(i["gate_note"] for g in x[2] for i in g["entries"])), (None, None, None))
+    assert p is not None
+    d = client.get("/api/judge?" + q(p)).json()
+    page = client.get("/board?" + q(p)).text
+    assert d["gate_notes"] and all(note in page for note in d["gate_notes"].values())
+    pairs = re.findall(r'<div class="views">\s*<div class="view" data-rule="([^"]+)">.*?<div class="view" data-rule="([^"]+)">',
+                       page, re.S)
+    assert [(v["a"], v["b"]) for v in d["two_views"]] == pairs
+    for heading, fd in d["findings_cited"].items():
+        assert f"【{heading}】" in page and all(x["refs"] for x in fd["lines"])

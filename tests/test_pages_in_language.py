@@ -1,6 +1,7 @@
 """Issue 20: under ?lang=ja the whole interface is Japanese, and no page in zh or ja shows English
 words — the page's visible text (and its tooltips) has no ASCII word of 3+ letters beyond the names
-of formats and the find page's operators.  The page words live in explain/words.py, zh and ja side
+of formats and the find page's operators (and, on /docs, the API's own identifiers, marked
+code.api).  The page words live in explain/words.py, zh and ja side
 by side."""
 import html.parser
 import re
@@ -11,13 +12,13 @@ from fastapi.testclient import TestClient
 from liuren.explain import words as L
 from liuren.web.app import create_app
 
-ALLOWED = {"JSON", "API", "DOT", "GraphML", "Mermaid", "URL"}
+ALLOWED = {"JSON", "API", "DOT", "GraphML", "Mermaid", "URL", "OpenAPI", "Swagger"}     # formats and tools, by name
 FIND_OPERATORS = {"and", "not"}          # the find query's own words (斬首 and 元首課)
 
 PAGES = ["/", "/board?day=丁卯&on=亥加丑", "/board?day=丁卯&on=亥加丑&month=壬寅&why=ge-zhanshou",
          "/board?day=丁卯&on=亥加丑&month=壬寅&why=始終", "/board?day=甲午&on=辰加子&month=丙寅&question=射覆",
          "/rules", "/rules?kind=格", "/rules/ge-zhanshou", "/rules/dq07-biyongge", "/practice?seed=7",
-         "/practice/sheet?seed=7&n=2", "/find", "/board?day=甲丑&on=亥加丑", "/無此頁"]
+         "/practice/sheet?seed=7&n=2", "/find", "/docs", "/board?day=甲丑&on=亥加丑", "/無此頁"]
 
 
 class Visible(html.parser.HTMLParser):
@@ -26,17 +27,21 @@ class Visible(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.skip = 0
+        self.skipping = []
         self.parts = []
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
+        if tag in ("script", "style") or (tag == "code" and "api" in (dict(attrs).get("class") or "").split()):
             self.skip += 1
+            self.skipping.append(tag)
+            return
         for k, v in attrs:
             if k in ("title", "aria-label") and v:
                 self.parts.append(v)
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style"):
+        if self.skipping and tag == self.skipping[-1]:
+            self.skipping.pop()
             self.skip -= 1
 
     def handle_data(self, data):

@@ -336,8 +336,10 @@ def test_openapi_and_docs_offline(client):
         assert path in spec["paths"], path
     names = {p["name"] for p in spec["paths"]["/api/judge"]["get"]["parameters"]}
     assert {"day", "on", "month", "question", "variant", "book", "why"} <= names
-    docs = client.get("/docs").text
+    docs = client.get("/docs/swagger").text
     assert "/static/vendor/swagger-ui/swagger-ui-bundle.js" in docs
+    page = client.get("/docs?lang=ja").text           # the API in the page's language, the Swagger UI linked
+    assert 'href="/docs/swagger"' in page and "判断：成立した規則" in page and "月将加占時" in page
     assert client.get("/static/vendor/swagger-ui/swagger-ui-bundle.js").status_code == 200
 
 

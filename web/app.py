@@ -368,7 +368,26 @@ def create_app(kb=None, warm=True):
             return api_error(e, _find_status(e))
 
     @app.get("/docs", include_in_schema=False)
-    def docs():
+    def docs(request: Request):
+        """The JSON API in the page's language: each endpoint, what it gives, its parameters in words
+        (the interactive Swagger UI, whose own interface is English, is linked)."""
+        lang = lang_of(request)
+        try:
+            lang = L.check_lang(params(request, ("lang",)).get("lang"))
+        except LiurenError as e:
+            return page_error(request, e, lang=lang)
+        w, fields = L.WORDS[lang], L.FIELDS[lang]
+        eps = []
+        for path, ops in app.openapi()["paths"].items():
+            if path in w["endpoints"] and "get" in ops:
+                names = [x["name"] for x in ops["get"].get("parameters", [])]
+                eps.append({"path": path, "anchor": path.strip("/").replace("/", "-").replace("{", "").replace("}", ""),
+                            "text": w["endpoints"][path],
+                            "params": [(k, fields.get(k.replace("_", "-"), k)) for k in names]})
+        return page(request, "docs.html", {"lang": lang, "endpoints": eps})
+
+    @app.get("/docs/swagger", include_in_schema=False)
+    def swagger():
         from fastapi.openapi.docs import get_swagger_ui_html
         return get_swagger_ui_html(openapi_url=app.openapi_url, title="liuren API",
                                    swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",

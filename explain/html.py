@@ -351,6 +351,7 @@ def label_report(kb, rep, lang):
         rep["family_label"] = L.display_name(fam, lang) if fam is not None else rep["family"]
     for s in rep.get("steps") or []:
         s["matched"] = [L.plain(m, kb, lang) for m in s.get("matched") or []]
+        s["produced"] = [L.plain(m, kb, lang) for m in s.get("produced") or []]
         if s.get("interpretation"):
             e = kb.entries.get(s.get("rule") or "")
             s["interpretation"] = {k: L.plain(v, kb, lang, e) if isinstance(v, str) else v

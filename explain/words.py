@@ -449,4 +449,12 @@ def plain(text, kb=None, lang="zh", entry=None):
         if x in variants:
             return f"{terms['variant']}「{variants[x]}」"
         return terms.get(x, x)
-    return re.sub(r"[A-Za-z][\w]*(?:-[\w]+)*", word, s)
+    s = re.sub(r"[A-Za-z][\w]*(?:-[\w]+)*", word, s)
+    if lang == "ja":                # the board's terms as the Japanese reader writes them (初伝, 月将)
+        for zh, ja in JA_TERMS:
+            s = s.replace(zh, ja)
+    return s
+
+
+JA_TERMS = (("初傳", "初伝"), ("中傳", "中伝"), ("末傳", "末伝"), ("三傳", "三伝"), ("月將", "月将"), ("太歲", "太歳"),
+            ("發用", "発用"), ("天將", "天将"), ("歸本家", "帰本家"))

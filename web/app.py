@@ -37,8 +37,17 @@ def _globals():
     from liuren.rules.judging import cite
     from liuren.explain.render import aspect_lines, imagery_line
     from liuren.i18n import is_rendering
+    from liuren.explain import render as R
+
+    def aspect_lines_in(a, lang="zh"):
+        old = R._LANG[0]
+        R._LANG[0] = lang
+        try:
+            return aspect_lines(a)
+        finally:
+            R._LANG[0] = old
     return dict(WORDS=L.WORDS, HTML_LANG=L.HTML_LANG, kind_word=L.kind_word, json_script=V.json_script, cite=cite,
-                aspect_lines=aspect_lines, imagery_line=imagery_line, is_rendering=is_rendering)
+                aspect_lines=aspect_lines_in, imagery_line=imagery_line, is_rendering=is_rendering)
 
 
 templates.env.globals.update(_globals())

@@ -146,3 +146,28 @@ def test_the_json_twin_carries_the_same_reading(client, boards):
     assert [(v["a"], v["b"]) for v in d["two_views"]] == pairs
     for heading, fd in d["findings_cited"].items():
         assert f"【{heading}】" in page and all(x["refs"] for x in fd["lines"])
+
+
+def test_a_finding_read_two_ways_shows_both(client, app):
+    """A finding read by several criteria (its fact type's `group_by`, e.g. 新舊 by 旺衰, 孟仲季,
+    長生墓) that give one branch different values says so: the books' two views, on one line."""
+    svc = app.state.svc
+    rnd = random.Random(330)
+    for _ in range(30):
+        p = {"day": rnd.choice(JIAZI), "on": f"{rnd.choice(BRANCHES)}加{rnd.choice(BRANCHES)}",
+             "month": rnd.choice(["壬寅", "丙午", "庚申", "甲子"])}
+        r = svc.judged(p)
+        fds = [fd for fd in H.findings(svc.kb, r) if fd["views"]]
+        if fds:
+            break
+    else:
+        raise AssertionError("no board of the sample reads a finding two ways")
+    fd = fds[0]
+    decl = next(d for d in svc.kb.declared.values() if d.get("show") == fd["heading"])
+    assert decl.get("group_by")
+    page = client.get("/board?" + q(p)).text
+    block = page.split(f'data-heading="{fd["heading"]}"')[1].split("</details>")[0]
+    for line in fd["views"]:
+        assert line in block
+        values = re.findall(r"[；：](\S+?)（", line)
+        assert len(set(values)) >= 2, line

@@ -154,7 +154,7 @@ WORDS = {
         "chain": "成立の由来", "whynot": "不成立の理由", "fired": "成立", "notfired": "不成立", "reading": "断",
         "aspects": "乗る神・属する殺・臨む殺", "imagery": "類相", "defeated": "実論するなかれ",
         "defeated_because": "この名は実論するなかれ、その理由：", "graph": "推論図", "none": "（成立した規則なし）",
-        "question": "所問", "rules": "規則", "practice": "練習", "sources": "出典", "conditions": "条件",
+        "question": "問う事", "rules": "規則", "practice": "練習", "sources": "出典", "conditions": "条件",
         "examples": "例", "variants": "底本の異文", "conflicts": "関連", "derive": "推得", "conclude": "結論",
         "cast": "起課", "interpretation": "取義", "alternative": "別説", "matched": "根拠",
         "answer": "解答", "correct": "正解", "wrong": "不正解", "expected": "正しくは", "missed": "見落とした格",

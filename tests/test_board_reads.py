@@ -171,3 +171,15 @@ def test_a_finding_read_two_ways_shows_both(client, app):
         assert line in block
         values = re.findall(r"[；：](\S+?)（", line)
         assert len(set(values)) >= 2, line
+
+
+def test_the_notebook_reads_as_the_page(boards):
+    """A notebook's Judgment (_repr_html_) is the same reading: kinds in order and folded, routes in
+    words, the two views, in the language asked."""
+    from liuren.explain.html import judgment_html
+    p, r, groups = next(x for x in boards if H.two_views(x[1].kb, x[2]))
+    for lang, first, views in (("zh", "【課體】", "【書有兩說】"), ("ja", "【課体】", "【書の両説】")):
+        h = judgment_html(r, lang)
+        assert first in h and views in h and "途：" not in h.replace("途皆成：", "")
+        assert re.search(r'<details class="kind" data-kind="課體" open>', h)
+        assert re.search(r'<details class="kind" data-kind="神煞">', h)

@@ -254,7 +254,7 @@ FIELDS = {
     "ja": {"moment": "時刻", "tz": "タイムゾーン", "day": "日", "on": "月将加占時", "jiang": "月将", "hour": "占時",
            "year": "年", "month": "月", "born": "生年", "sex": "性別", "benming": "本命", "xingnian": "行年",
            "partner-born": "相手の生年", "partner-sex": "相手の性別", "partner-benming": "相手の本命",
-           "partner-xingnian": "相手の行年", "term-day": "節日", "lunar": "旧暦", "variant": "底本",
+           "partner-xingnian": "相手の行年", "term-day": "節入りの日", "lunar": "旧暦", "variant": "底本",
            "question": "問う事", "book": "書", "kind": "類", "valence": "吉凶", "guiren": "貴人", "shehai": "渉害",
            "day-boundary": "日の変わり目", "yuejiang": "月将の取り方", "seed": "課の番号", "page": "頁",
            "night": "昼夜", "daytime": "昼夜", "gate": "発用の門", "chu": "初伝", "zhong": "中伝", "mo": "末伝",

@@ -15,6 +15,7 @@ from liuren.casting.symbols import bi
 from liuren.i18n import is_rendering
 from liuren.explain import words as L
 from liuren.explain.imagery import imagery, imagery_text
+from liuren.rules.judging import cite
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -68,49 +69,224 @@ def board_parts(kb, board, lang="zh", show_chuan=True):
         chuan_rows.append({"n": i, "branch": b, "liuqin": board.liuqin_t[k][1], "dungan": board.dungan_t[k],
                            "general": T(g), "void": b in board.void,
                            "img": img.get(b, b), "img_general": img.get(g, g)})
-    steps = [{"text": s.text, "verse": s.verse if s.verse and s.book != "起課 (casting.md)" else "", "book": s.book,
+    steps = [{"text": L.plain(s.text, kb, lang), "verse": s.verse if s.verse and s.book != "起課 (casting.md)" else "", "book": s.book,
               "rule": s.rule} for s in t.steps]
     gate = t.gate + (f"・{t.subtype}" if t.subtype and t.subtype != t.gate else "")
-    return {"header": header(board), "day": board.day, "square": cells, "lessons": lessons, "chuan": chuan_rows, "steps": steps,
-            "gate": gate, "notes": list(board.notes), "void": "".join(board.void)}
+    return {"header": header(board, lang), "day": board.day, "square": cells, "lessons": lessons, "chuan": chuan_rows, "steps": steps,
+            "gate": gate, "notes": [L.board_note(n, lang) for n in board.notes], "void": "".join(board.void)}
 
+
+
+FIRST_KINDS = ("課體", "格")        # open at the top of the board: the lesson's 課體 and its 格; the rest folded
+
+
+def _places(group, lang):
+    """The places of a judgment's firings, each once: [(branches, positions)], branches repeated in
+    one firing (亥、亥) given once, firings at the same branches merged with their positions."""
+    from liuren.explain.render import POSITIONS
+    out = {}
+    for f in group:
+        key = tuple(dict.fromkeys(f.about))
+        pos = [v for v in f.bindings.values() if v in POSITIONS and v != f.name]
+        at = out.setdefault(key, [])
+        at += [L.position(x, lang) for x in pos if L.position(x, lang) not in at]
+    return [(list(k), v) for k, v in out.items() if k or v]
+
+
+def _routes(group, kb, lang):
+    """Several firings of a judgment at one place (an `any:` met two ways, two criteria, a 總則 over two
+    judgments): what tells them apart, in words (a name for a rule id), or None for one firing."""
+    from liuren.i18n import name_of
+    if len(group) < 2:
+        return None
+    keys = list(dict.fromkeys(k for f in group for k in f.bindings))
+    from liuren.explain.render import POSITIONS
+    # the positions it is seen at are its places (shown with them), not other routes
+    varying = [k for k in keys if len({repr(f.bindings.get(k)) for f in group}) > 1
+               and not all(f.bindings.get(k) in POSITIONS for f in group if k in f.bindings)]
+
+    def shown(v):
+        e = (kb.rows.get(v) or kb.rules.get(v)) if isinstance(v, str) else None
+        return (name_of(e, lang) if e is not None else str(v))
+    ways = ["、".join(shown(f.bindings[k]) for k in varying if k in f.bindings) or L.WORDS[lang]["route_other"]
+            for f in group]
+    ways = list(dict.fromkeys(ways))
+    if len(ways) < 2:
+        return None
+    return L.WORDS[lang]["routes"].format(n=len(ways), ways="／".join(ways))
+
+
+def declared_conflict(kb, a, b):
+    """Does the KB declare that the judgments a and b contradict each other (the books' two views)?
+    By `conflicts:` on either entry or on its table.  The table declared-conflicts is not read here:
+    its rows name whole families by globs (神煞合參 …) to be read together, not two views."""
+    import fnmatch
+
+    def decl(x):
+        e = kb.entries.get(x)
+        if e is None:
+            return []
+        out = list(e.meta.get("conflicts") or [])
+        t = kb.tables.get(getattr(e, "table", None) or "")
+        if t is not None:
+            out += list(t.meta.get("conflicts") or [])
+        return out
+    return (any(fnmatch.fnmatchcase(b, pat) for pat in decl(a)) or
+            any(fnmatch.fnmatchcase(a, pat) for pat in decl(b)))
 
 
 def judgment_groups(kb, r, keep, lang="zh", placements=False):
-    """The judgments grouped by kind, each item as the CLI's line gives it (firing_parts), with
-    what the filters need (kind, valence, books: `keep` tells which are shown) and the routes told
-    apart (grounds_line); `placements` adds the 起例."""
-    from liuren.explain.render import firing_line, firing_order, firing_parts, grounds_line
+    """The judgments grouped by kind, the 課體 and 格 first (open), the others after them (folded,
+    with their counts).  One item per judgment: its places each once, its reading, valence and
+    sources, the ways it was reached told in words; with what the filters need (kind, valence,
+    books: `keep` tells which are shown); `placements` adds the 起例."""
+    from liuren.explain.render import firing_order, firing_parts
     # a short 類相 per branch for the judgment lines (the square has the full one)
     img = {k: imagery_text(k, dict(list(v.items())[:8]), n=3, kb=kb, lang=lang) for k, v in imagery(kb).items()}
+    by_kind = r.by_kind(include_placements=placements)
+    order = [k for k in FIRST_KINDS if k in by_kind] + [k for k in by_kind if k not in FIRST_KINDS]
     groups = []
-    for kind, fs in r.by_kind(include_placements=placements).items():
+    for kind in order:
+        fs = by_kind[kind]
         lines = {}
         for f in sorted(fs, key=firing_order):
-            lines.setdefault(firing_line(f, r), []).append(f)
+            key = (f.report, f.reading, f.valence, tuple(f.defeated_by) if f.defeated else ())
+            lines.setdefault(key, []).append(f)
         items = []
-        for _, group in lines.items():
+        for group in lines.values():
             f = group[0]
             parts = firing_parts(f, r)
             books = sorted({s.get("book") for x in group for s in x.sources if s.get("book")})
-            grounds = grounds_line("", group, r.kb).strip() if len(group) > 1 else ""
-            # the branches it is about, each with its 類相 on hover, then the positions (見於 …)
-            about_s = "、".join(f.about)
-            rest = parts["where"][len(about_s):].lstrip("，") if f.about and parts["where"].startswith(about_s) else None
-            about = ([{"b": x, "img": img.get(x, x)} for x in f.about]
-                     if rest is not None else [])
+            refs = list(dict.fromkeys(c for x in group for c in firing_parts(x, r)["refs"]))
+            places = [{"branches": [{"b": b, "img": img.get(b, b)} for b in bs], "at": at}
+                      for bs, at in _places(group, lang)]
+            by_place = {}
+            for x in group:
+                by_place.setdefault(tuple(dict.fromkeys(x.about)), []).append(x)
+            routes = [w for w in (_routes(g, kb, lang) for g in by_place.values()) if w]
             items.append({
-                "about": about, "where_rest": rest,
+                "places": places, "place_text": L.places_text(places, lang),
                 "id": f.report, "family": f.rule if f.rule != f.report else None, "kind": f.kind,
                 "name": L.name_of(kb, f.report, f.name, lang), "name_zh": f.name,
-                "where": parts["where"], "reading": parts["reading"], "valence": parts["valence"],
-                "refs": parts["refs"], "books": books, "grounds": grounds, "shown": keep is None or keep(f),
+                "reading": parts["reading"], "valence": parts["valence"],
+                "valence_word": L.valence_word(parts["valence"], lang),
+                "refs": refs, "books": books, "routes": routes, "shown": keep is None or keep(f),
                 "defeated_by": [L.name_of(kb, r.firings[i].report, r.firings[i].name, lang)
                                 for i in f.defeated_by] if f.defeated else [],
+                "gate_note": gate_note(kb, r.board, f, lang),
             })
-        groups.append({"kind": kind, "word": L.kind_word(kind, lang), "entries": items})
+        groups.append({"kind": kind, "word": L.kind_word(kind, lang), "entries": items,
+                       "open": kind in FIRST_KINDS, "count": sum(1 for i in items if i["shown"])})
+    if not any(g["open"] and g["count"] for g in groups):
+        for g in groups:                    # filtered to other kinds: those the reader chose are open
+            g["open"] = g["count"] > 0
     return groups
 
+
+def two_views(kb, groups, lang="zh"):
+    """Pairs of judgments on the board that the KB declares contradict each other (`conflicts:`):
+    the books' two views, to be shown side by side, each with its sources."""
+    items = [i for g in groups for i in g["entries"] if i["shown"]]
+    pairs, seen = [], set()
+    for i, a in enumerate(items):
+        for b in items[i + 1:]:
+            if a["id"] != b["id"] and (a["id"], b["id"]) not in seen and declared_conflict(kb, a["id"], b["id"]):
+                seen.add((a["id"], b["id"]))
+                note = next((x.interpretation.get("chosen") for x in (kb.entries.get(a["id"]), kb.entries.get(b["id"]))
+                             if x is not None and x.interpretation and x.interpretation.get("chosen")), "")
+                e = kb.entries.get(a["id"]) if note else None
+                pairs.append({"a": a, "b": b, "note": L.plain(note, kb, lang, e)})
+    return pairs
+
+
+def _gates_of(e):
+    """The gates (課體 of the 三傳: 涉害, 見機 …) a rule's conditions accept, from its `傳: {體: …}`."""
+    out = []
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == "傳" and isinstance(v, dict) and v.get("體"):
+                    out.extend(v["體"] if isinstance(v["體"], list) else [v["體"]])
+                else:
+                    walk(v)
+        elif isinstance(x, list):
+            for y in x:
+                walk(y)
+    walk(getattr(e, "when", None) or e.meta.get("when"))
+    return list(dict.fromkeys(out))
+
+
+def gate_note(kb, board, f, lang="zh"):
+    """A 課體 named after a gate the cast did not take (比用格 on a board whose 三傳 came by 涉害):
+    one line saying why it is listed — its conditions are those of the gate the cast took, and the
+    gate in its name is the book's other choice of the 用神, not how this 三傳 was cast."""
+    from liuren.rules.kblint import GATES
+    if f.kind != "課體":
+        return None
+    t = board.transmissions
+    taken = {t.gate, t.subtype or ""}
+    named = [g for g in GATES if g in f.name and not any(g in x for x in taken)]
+    e = kb.entries.get(f.report)
+    gates = _gates_of(e) if e is not None else []
+    if not named or not gates or not (taken & set(gates)):
+        return None
+    return L.WORDS[lang]["gate_note"].format(named=named[0], gate=t.gate, gates="、".join(gates),
+                                             chu=t.branches[0])
+
+
+def findings(kb, r, keep=None, lang="zh"):
+    """The values the rules computed (fact types with `show:`), by heading, each line with the
+    sources of the judgments that gave it.  A finding of a rule that belongs to a question (its
+    `question:`, or a question's `methods:`) is shown only when that question is asked.  Where a
+    type is read by several criteria (`group_by`) and they give one subject different values,
+    the line says so: the books' two views."""
+    from liuren.rules.judging import FactText
+    texts = FactText(kb)
+    asked = r.question
+    method_rules = {}
+    for q in (kb.questions or {}).values():
+        qm = q.meta if hasattr(q, "meta") else q
+        for m in (qm.get("methods") or []):
+            for rid in m.get("rules") or []:
+                method_rules[rid] = qm.get("name")
+    out = {}
+    for f in r.firings:
+        if keep is not None and not keep(f):
+            continue
+        e = kb.entries.get(f.report) or kb.entries.get(f.rule)
+        q = (e.meta.get("question") if e is not None else None) or method_rules.get(f.report) or method_rules.get(f.rule)
+        if q and q != asked:
+            continue
+        for d in f.new:
+            decl = kb.declared.get(d["t"])
+            if not (decl and decl.get("show")):
+                continue
+            h = out.setdefault(decl["show"], {"lines": {}, "decl": decl, "facts": []})
+            line = texts(d)
+            x = h["lines"].setdefault(line, {"text": line, "refs": []})
+            for s in f.sources:
+                c = cite(s) if s.get("seed") else None
+                if c and c not in x["refs"]:
+                    x["refs"].append(c)
+            h["facts"].append(d)
+    result = []
+    for heading, h in out.items():
+        decl = h["decl"]
+        views = []
+        by = decl.get("group_by")
+        fields = [k for k in (decl.get("fields") or []) if k not in ("值", by)]
+        if by and "值" in (decl.get("fields") or []):
+            vals = {}
+            for d in h["facts"]:
+                vals.setdefault(tuple(d.get(k) for k in fields), {}).setdefault(d.get("值"), []).append(d.get(by))
+            for subject, vs in vals.items():
+                if len(vs) > 1:
+                    views.append(L.WORDS[lang]["views_line"].format(
+                        subject=" ".join(str(x) for x in subject),
+                        views="；".join(f"{v}（{'、'.join(dict.fromkeys(map(str, bys)))}）" for v, bys in vs.items())))
+        result.append({"heading": heading, "lines": list(h["lines"].values()), "views": views})
+    return result
 
 
 def chain_graph(g, key, lang="zh"):
@@ -152,9 +328,11 @@ def chain_graph(g, key, lang="zh"):
                                    "calc": d.get("calc") or []}})
         elif kind == "cast":
             nodes.append({"data": {"id": n, "kind": "cast", "label": d.get("name") or "起課", "text": d.get("text", ""),
-                                   "verse": d.get("verse", ""), "book": d.get("book", "")}})
+                                   "verse": d.get("verse", ""),
+                                   "book": "" if "casting.md" in (d.get("book") or "") else d.get("book", "")}})
         else:
             nodes.append({"data": {"id": n, "kind": "fact", "origin": d.get("origin", ""), "label": d.get("text", n),
+                                   "origin_word": L.WORDS[lang]["origins"].get(d.get("origin", ""), ""),
                                    "type": d.get("type", ""), "fields": {k: v for k, v in (d.get("fields") or {}).items()
                                                                          if k != "t"}}})
     for a, b, d in g.edges(data=True):
@@ -168,7 +346,16 @@ def chain_graph(g, key, lang="zh"):
 def label_report(kb, rep, lang):
     """Display names on a HOW / WHY-NOT report (a copy of each name under `label`)."""
     rep["label"] = L.name_of(kb, rep["rule"], rep["name"], lang)
+    if rep.get("family"):
+        fam = kb.entries.get(rep["family"])
+        rep["family_label"] = L.display_name(fam, lang) if fam is not None else rep["family"]
     for s in rep.get("steps") or []:
+        s["matched"] = [L.plain(m, kb, lang) for m in s.get("matched") or []]
+        s["produced"] = [L.plain(m, kb, lang) for m in s.get("produced") or []]
+        if s.get("interpretation"):
+            e = kb.entries.get(s.get("rule") or "")
+            s["interpretation"] = {k: L.plain(v, kb, lang, e) if isinstance(v, str) else v
+                                   for k, v in s["interpretation"].items()}
         s["label"] = L.name_of(kb, s["rule"], s["name"], lang) if s["step"] != "cast" else s["name"]
     for d in rep.get("defeated_by") or []:
         label_report(kb, d, lang)
@@ -213,8 +400,10 @@ def judgment_html(r, lang="zh"):
     kb = r.kb if r.kb is not None else load_kb(None)
     w = L.WORDS[lang]
     board = env().get_template("_square.html").render(b=board_parts(kb, r.board, lang), w=w, lang=lang)
+    groups = judgment_groups(kb, r, None, lang)
     judg = env().get_template("_judgments.html").render(
-        r=r, groups=judgment_groups(kb, r, None, lang), findings=r.findings(), w=w, lang=lang, qs="", notebook=True)
+        r=r, groups=groups, views=two_views(kb, groups, lang), findings=findings(kb, r, lang=lang), w=w, lang=lang, qs="",
+        notebook=True)
     return (f'<div class="liuren-nb"><style>{_css()}</style><div class="boardpage"><div class="left">{board}</div>'
             f'<div class="right">{judg}</div></div></div>')
 

@@ -77,6 +77,74 @@ WORDS = {
         "unreachable": "無盤可成", "always": "每盤皆成", "says": "書云",
         "says_words": {"fires": "成立", "silent": "不成立", "chuan": "三傳不同"},
         "related": {"defeats": "令其勿以實論", "defeated_by": "為其所令勿以實論", "conflicts": "已聲明之相牴"},
+
+        # the board's judgments (explain/templates/_judgments.html)
+        "routes": "依 {n} 途皆成：{ways}", "route_other": "他途", "seen_at": "見於{at}",
+        "two_views": "書有兩說", "two_views_note": "下列判斷，知識庫聲明其相牴：書各有其說，並列於此，各附出處。",
+        "views_line": "{subject} 有兩說：{views}",
+        "gate_note": "列此格者：其條件屬{gates}之課，本課三傳依{gate}而起（初傳{chu}）；名中之{named}，乃書於此另取之用神，非本課發用之門。",
+        "count_of": "{n} 條", "open_all": "全部展開", "first_kinds": "先看課體與格",
+        # valences
+        "valences": {"吉": "吉", "凶": "凶", "吉凶兩見": "吉凶兩見", "平": "平", "視所乘": "視所乘"},
+        # positions
+        "positions": {},
+        # the pages' frame
+        "nav_cast": "起課", "nav_rules": "規則", "nav_practice": "習課", "nav_find": "何處發", "nav_api": "API 文件",
+        "lang_zh": "中文", "lang_ja": "日本語",
+        "footer": "大六壬專家系統 · 出處皆標《書》卷 ¶", "footer_vendor": "所附之腳本",
+        "footer_classical": "",
+        "error_title": "錯誤", "error_heading": "輸入有誤", "error_params": "所傳參數", "error_back": "回到表單",
+        # the form (/)
+        "intro_sub": "起課 · 判斷 · 推理之鏈",
+        "intro": "填一個時刻，或填日干支與月將加占時，按「起課」：得盤與判斷；點判斷之名，即開其推理之鏈。",
+        "f_moment": "時刻", "f_datetime": "日時", "f_now": "空：此刻", "f_tz": "時區", "f_or": "或",
+        "f_explicit": "直接起盤", "f_day": "日（干支）", "f_on": "月將加占時", "f_or_jiang": "或 月將", "f_hour": "占時",
+        "f_year": "年", "f_month": "月（干支）", "f_term_day": "節日", "f_lunar": "農曆（月-日）",
+        "f_person": "晝夜 · 年命", "f_night": "晝夜", "f_by_hour": "依占時", "f_day_g": "晝", "f_night_g": "夜",
+        "f_born": "生年", "f_sex": "性別", "f_male": "男", "f_female": "女", "f_benming": "本命", "f_xingnian": "行年",
+        "f_partner": "另一人（夫妻）", "f_options": "起課之法", "f_default": "（預設）", "f_guiren": "貴人",
+        "f_shehai": "涉害", "f_boundary": "換日", "f_yuejiang": "月將", "f_q": "所問 · 底本", "f_question": "所問",
+        "f_variant": "底本", "f_all_diben": "全部依底本", "f_go": "起課",
+        "examples_h": "例", "ex_practice": "習課",
+        "opt": {"甲牛": "甲牛", "甲羊": "甲羊", "count": "計涉害之數", "mengzhong": "先孟仲", "zhongqi": "依中氣",
+                "month": "依月", "23": "子正前（二十三時）", "0": "子正（零時）"},
+        # the board page
+        "used_board": "已依所填之日與月將加占時起盤（未用時刻）。",
+        "exports": "資料", "trace": "推理圖", "rule_search": "規則（名或代號）", "why": "為何",
+        "graph_help": "點節點看其內容 · 拖曳以移動 · 滾輪以縮放", "close": "關閉",
+        "placements": "起例", "placements_all": "並列起例", "filter": "篩選",
+        # /rules
+        "name": "名", "filter_rules": "篩選", "no_rules": "無合此篩選之規則。", "same_elsewhere": "同書同名者見於：",
+        "aliases": "又名", "where_fires": "何處發", "boards_unit": "局", "space_words": "六十日 × 月將加子 × 晝夜 × 十二月",
+        "list_all": "盡列", "count": "數",
+        # /practice
+        "curriculum": "課程", "any_gate": "不拘", "sheet_link": "習題紙（十課）", "check": "核對",
+        "lessons_intro": "由天地盤求四課之上神（第一課為日干寄宮之上神，第三課為日支之上神）。",
+        "lessons_fix": "改正有誤之課，方進下一步。",
+        "ge_intro": "下列諸格，何者本課成之？（有成者，亦有只成於鄰課者）",
+        "ge_all_right": "所認皆是", "ge_some_wrong": "有誤認之格", "whole_board": "全盤與判斷", "next_lesson": "下一課",
+        "sheet": "習題紙", "sheet_intro": "每課由天地盤推四課、三傳與發用之門。答案在末頁。", "lesson_unit": "課",
+        "day_g": "晝", "night_g": "夜", "month_unit": "月",
+        # /find
+        "find_title": "何處發", "find_q": "式", "find_month": "月", "find_day": "日", "find_gate": "門",
+        "find_daynight": "晝夜", "find_each": "每課一局", "find_go": "查",
+        "find_note": "以 and、or、not 及括號連規則之名（亦可日譯名、別名、代號）。於 {space} 局（六十日 × 月將加子十二 × 晝夜 × 十二月）中查之。",
+        "find_cooccur": "常與之同發", "find_where": "所在", "find_share": "比", "find_lift": "提升度",
+        # tooltips
+        "earth_tip": "地盤 {b}",
+        "origins": {"board": "盤上所見", "derived": "推得", "table": "表行"},
+        # /docs: the JSON API
+        "docs_title": "資料介面（API）", "docs_intro": "每頁皆有其 JSON 之對應，參數同頁面；以網址取之，答以 JSON（推理圖另有 GraphML、DOT、Mermaid）。參數名為程式所用之代號，列於左，其義列於右。",
+        "docs_try": "互動試用（Swagger UI，其介面為英文）", "docs_spec": "OpenAPI 規格（JSON）", "docs_params": "參數",
+        "endpoints": {"/api/cast": "盤：天地盤、四課、三傳", "/api/judge": "判斷：成立之規則、所得、書之兩說；附所問之規則，則並其推理之鏈",
+                      "/api/why/{rule}": "一規則之成立之由或未成立之由", "/api/trace": "推理圖（GraphML、JSON、DOT、Mermaid）；附所問之規則，則只取其鏈",
+                      "/api/rules": "規則之列（依類、書、名篩選）", "/api/rules/{rule}": "一規則：原文、條件、例",
+                      "/api/lookup": "一支、一干或一天將之類相", "/api/questions": "所問之法", "/api/practice": "習課：一課（答前不附答案）及其核對",
+                      "/api/names": "規則與條目之名（供搜尋框）", "/api/find": "何處發：全盤中成立之局"},
+        "family_of": "經", "rule_id": "代號",
+        "board_notes": {"taisui": "未填年，太歲不明：請填年（2026 或 丙午）", "month": "未填月，月建與季節不明：請填月（如 己亥）",
+                        "sex": "未填性別，行年不明", "yearno": "行年須以數字之年起：請填年（如 2026）",
+                        "born": "未填生年，本命與行年不明：請填生年，或本命、行年"},
     },
     "ja": {
         "title": "大六壬", "board": "課盤", "plate": "天地盤", "plate_note": "枡の中は天盤の支とその乗る天将、枡の位置が地盤",
@@ -86,7 +154,7 @@ WORDS = {
         "chain": "成立の由来", "whynot": "不成立の理由", "fired": "成立", "notfired": "不成立", "reading": "断",
         "aspects": "乗る神・属する殺・臨む殺", "imagery": "類相", "defeated": "実論するなかれ",
         "defeated_because": "この名は実論するなかれ、その理由：", "graph": "推論図", "none": "（成立した規則なし）",
-        "question": "所問", "rules": "規則", "practice": "練習", "sources": "出典", "conditions": "条件",
+        "question": "問う事", "rules": "規則", "practice": "練習", "sources": "出典", "conditions": "条件",
         "examples": "例", "variants": "底本の異文", "conflicts": "関連", "derive": "推得", "conclude": "結論",
         "cast": "起課", "interpretation": "取義", "alternative": "別説", "matched": "根拠",
         "answer": "解答", "correct": "正解", "wrong": "不正解", "expected": "正しくは", "missed": "見落とした格",
@@ -97,11 +165,71 @@ WORDS = {
         "unreachable": "成立する盤なし", "always": "どの盤でも成立", "says": "書に曰く",
         "says_words": {"fires": "成立", "silent": "不成立", "chuan": "三伝が異なる"},
         "related": {"defeats": "実論するなかれとするもの", "defeated_by": "実論するなかれとされる理由", "conflicts": "宣言された衝突"},
+
+        # the board's judgments (explain/templates/_judgments.html)
+        "routes": "{n} 通りの根拠で成立：{ways}", "route_other": "別の条件", "seen_at": "{at}に見る",
+        "two_views": "書の両説", "two_views_note": "次の判断は知識ベースが相反すると宣言するもの。書にそれぞれの説があり、出典を添えて並べる。",
+        "views_line": "{subject} には両説あり：{views}",
+        "gate_note": "この格を挙げるのは、その条件が{gates}の課に属するため。本課の三伝は{gate}で起こし（初伝{chu}）、名にある{named}は書がここで別に取る用神であって、本課の発用の門ではない。",
+        "count_of": "{n} 件", "open_all": "すべて開く", "first_kinds": "まず課体と格を見る",
+        "valences": {"吉": "吉", "凶": "凶", "吉凶兩見": "吉凶両見", "平": "平", "視所乘": "乗る所による"},
+        "positions": {"日干": "日干", "日支": "日支", "干上": "干上", "干陰": "干陰", "支上": "支上", "支陰": "支陰",
+                      "初傳": "初伝", "中傳": "中伝", "末傳": "末伝", "占時": "占時", "月將": "月将", "月建": "月建",
+                      "太歲": "太歳", "本命": "本命", "行年": "行年", "旬首": "旬首", "旬尾": "旬尾"},
+        "nav_cast": "起課", "nav_rules": "規則", "nav_practice": "練習", "nav_find": "どこで発するか", "nav_api": "API 文書",
+        "lang_zh": "中文", "lang_ja": "日本語",
+        "footer": "大六壬エキスパートシステム · 出典はすべて《書》巻 ¶ で示す", "footer_vendor": "同梱のスクリプト",
+        "footer_classical": "規則の名・読み・引用は、日訳に訳語のあるものを除き、原書の漢文のままとする。",
+        "error_title": "エラー", "error_heading": "入力に誤りがある", "error_params": "受け取った項目", "error_back": "入力欄に戻る",
+        "intro_sub": "起課 · 判断 · 推論の鎖",
+        "intro": "時刻を入れるか、日干支と月将加占時を入れて「起課」を押す。盤と判断が出る。判断の名を押すとその推論の鎖が開く。",
+        "f_moment": "時刻", "f_datetime": "日時", "f_now": "空欄なら今", "f_tz": "タイムゾーン", "f_or": "または",
+        "f_explicit": "盤を直接起こす", "f_day": "日（干支）", "f_on": "月将加占時", "f_or_jiang": "または 月将", "f_hour": "占時",
+        "f_year": "年", "f_month": "月（干支）", "f_term_day": "節入りの日", "f_lunar": "旧暦（月-日）",
+        "f_person": "昼夜 · 年命", "f_night": "昼夜", "f_by_hour": "占時による", "f_day_g": "昼", "f_night_g": "夜",
+        "f_born": "生年", "f_sex": "性別", "f_male": "男", "f_female": "女", "f_benming": "本命", "f_xingnian": "行年",
+        "f_partner": "もう一人（夫婦）", "f_options": "起課の法", "f_default": "（既定）", "f_guiren": "貴人",
+        "f_shehai": "渉害", "f_boundary": "日の変わり目", "f_yuejiang": "月将", "f_q": "問う事 · 底本", "f_question": "問う事",
+        "f_variant": "底本", "f_all_diben": "すべて底本による", "f_go": "起課",
+        "examples_h": "例", "ex_practice": "練習",
+        "opt": {"甲牛": "甲牛", "甲羊": "甲羊", "count": "渉害の数を数える", "mengzhong": "孟仲を先とする", "zhongqi": "中気による",
+                "month": "月による", "23": "子正の前（二十三時）", "0": "子正（零時）"},
+        "used_board": "入れた日と月将加占時で起盤した（時刻は用いない）。",
+        "exports": "データ", "trace": "推論図", "rule_search": "規則（名または記号）", "why": "なぜ",
+        "graph_help": "節点を押すと内容 · ドラッグで移動 · ホイールで拡大縮小", "close": "閉じる",
+        "placements": "起例", "placements_all": "起例も並べる", "filter": "絞り込む",
+        "name": "名", "filter_rules": "絞り込む", "no_rules": "この条件に合う規則はない。", "same_elsewhere": "同じ書・名で見つかる類：",
+        "aliases": "別名", "where_fires": "どこで発するか", "boards_unit": "盤", "space_words": "六十日 × 月将加子 × 昼夜 × 十二月",
+        "list_all": "すべて", "count": "数",
+        "curriculum": "課程", "any_gate": "問わず", "sheet_link": "練習プリント（十課）", "check": "確かめる",
+        "lessons_intro": "天地盤から四課の上神を求めよ（第一課は日干の寄宮の上、第三課は日支の上）。",
+        "lessons_fix": "誤りのある課を見直してから次へ。",
+        "ge_intro": "次のうち、この課で成立する格に印をつけよ（成立するものも、隣の課でだけ成立するものもある）。",
+        "ge_all_right": "挙げたものはすべて正しい", "ge_some_wrong": "誤って挙げた格がある", "whole_board": "盤と判断の全体", "next_lesson": "次の課",
+        "sheet": "練習プリント", "sheet_intro": "各課について、天地盤から四課・三伝・発用の門を求めよ。解答は最後の頁。", "lesson_unit": "課",
+        "day_g": "昼", "night_g": "夜", "month_unit": "月",
+        "find_title": "どこで発するか", "find_q": "式", "find_month": "月", "find_day": "日", "find_gate": "門",
+        "find_daynight": "昼夜", "find_each": "一課一盤", "find_go": "検索",
+        "find_note": "規則の名（日訳名・別名・記号も可）を and・or・not・括弧で結ぶ。全 {space} 盤（六十日 × 十二月将加子 × 昼夜 × 十二月）から探す。",
+        "find_cooccur": "よく共に発するもの", "find_where": "見える所", "find_share": "割合", "find_lift": "リフト値",
+        "earth_tip": "地盤 {b}",
+        "origins": {"board": "盤上の事実", "derived": "推得", "table": "表の行"},
+        "docs_title": "データ窓口（API）", "docs_intro": "どのページにも同じ項目の JSON 版がある。URL で求め、JSON で答える（推論図は GraphML・DOT・Mermaid も）。項目名はプログラムの記号で左に、意味は右に示す。",
+        "docs_try": "対話的に試す（Swagger UI、画面は英語）", "docs_spec": "OpenAPI 仕様（JSON）", "docs_params": "項目",
+        "endpoints": {"/api/cast": "盤：天地盤・四課・三伝", "/api/judge": "判断：成立した規則・所得・書の両説。問う規則を付ければその推論の鎖も",
+                      "/api/why/{rule}": "一つの規則の成立の由来、または不成立の理由", "/api/trace": "推論図（GraphML・JSON・DOT・Mermaid）。問う規則を付ければその鎖のみ",
+                      "/api/rules": "規則の一覧（類・書・名で絞り込む）", "/api/rules/{rule}": "一つの規則：原文・条件・例",
+                      "/api/lookup": "支・干・天将の類相", "/api/questions": "問う事の法", "/api/practice": "練習：一課（解答前は答えなし）とその確かめ",
+                      "/api/names": "規則と項目の名（検索欄用）", "/api/find": "どこで発するか：全盤面で成立する盤"},
+        "family_of": "経由", "rule_id": "記号",
+        "board_notes": {"taisui": "年の指定がなく、太歳が分からない：年（2026 または 丙午）を入れる", "month": "月の指定がなく、月建と季節が分からない：月（例：己亥）を入れる",
+                        "sex": "性別の指定がなく、行年が分からない", "yearno": "行年には数字の年が要る：年（例：2026）を入れる",
+                        "born": "生年の指定がなく、本命と行年が分からない：生年か、本命・行年を入れる"},
     },
 }
 
 # kinds as headings: the CLI prints them as they are; the 日譯 in its own characters
-KIND_WORDS = {"ja": {"課體": "課体", "神煞": "神殺", "斷": "断", "總則": "総則", "占驗": "占験"}}
+KIND_WORDS = {"ja": {"課體": "課体", "神煞": "神殺", "斷": "断", "總則": "総則", "占驗": "占験", "類相": "類象"}}
 
 
 def kind_word(kind, lang="zh"):
@@ -118,15 +246,23 @@ FIELDS = {
            "question": "所問", "book": "書", "kind": "類", "valence": "吉凶", "guiren": "貴人", "shehai": "涉害",
            "day-boundary": "換日", "yuejiang": "月將之法", "seed": "課號", "page": "頁", "night": "晝夜",
            "daytime": "晝夜", "gate": "發用之門", "chu": "初傳", "zhong": "中傳", "mo": "末傳", "ge": "格",
-           "lang": "語言", "name": "名", "source": "出處", "why": "所問之規則"},
+           "lang": "語言", "name": "名", "source": "出處", "why": "所問之規則",
+           "trace": "附推理圖", "format": "格式", "all": "並列起例", "symbol": "符號（支、干、天將）", "category": "類相之門",
+           "k1": "第一課", "k2": "第二課", "k3": "第三課", "k4": "第四課", "men": "發用之門（答）", "ge-done": "已答格",
+           "n": "課數", "q": "式", "limit": "上限", "offset": "起點", "count-by": "計數之依", "cooccur": "同發",
+           "each-lesson": "每課一局", "daynight": "晝夜", "rule": "規則"},
     "ja": {"moment": "時刻", "tz": "タイムゾーン", "day": "日", "on": "月将加占時", "jiang": "月将", "hour": "占時",
            "year": "年", "month": "月", "born": "生年", "sex": "性別", "benming": "本命", "xingnian": "行年",
            "partner-born": "相手の生年", "partner-sex": "相手の性別", "partner-benming": "相手の本命",
-           "partner-xingnian": "相手の行年", "term-day": "節日", "lunar": "旧暦", "variant": "底本",
+           "partner-xingnian": "相手の行年", "term-day": "節入りの日", "lunar": "旧暦", "variant": "底本",
            "question": "問う事", "book": "書", "kind": "類", "valence": "吉凶", "guiren": "貴人", "shehai": "渉害",
            "day-boundary": "日の変わり目", "yuejiang": "月将の取り方", "seed": "課の番号", "page": "頁",
            "night": "昼夜", "daytime": "昼夜", "gate": "発用の門", "chu": "初伝", "zhong": "中伝", "mo": "末伝",
-           "ge": "格", "lang": "言語", "name": "名", "source": "出典", "why": "問う規則"},
+           "ge": "格", "lang": "言語", "name": "名", "source": "出典", "why": "問う規則",
+           "trace": "推論図を付ける", "format": "形式", "all": "起例も並べる", "symbol": "記号（支・干・天将）", "category": "類相の門",
+           "k1": "第一課", "k2": "第二課", "k3": "第三課", "k4": "第四課", "men": "発用の門（解答）", "ge-done": "格の解答済み",
+           "n": "課の数", "q": "式", "limit": "上限", "offset": "開始位置", "count-by": "数える基準", "cooccur": "共に発する",
+           "each-lesson": "一課一盤", "daynight": "昼夜", "rule": "規則"},
 }
 
 # (the CLI's message, as a pattern) -> the page's sentence; {f} the field, {v} the value, {x} the rest
@@ -179,6 +315,10 @@ _ERRORS = [
      {"zh": "頁「{v}」不在範圍之內", "ja": "頁「{v}」は範囲の外"}),
     (r"^(?P<f>[\w-]+) '(?P<v>[^']*)': give true or false",
      {"zh": "{f}「{v}」：請填是或否", "ja": "{f}「{v}」：はいかいいえ"}),
+    (r"^the index of this space is not built yet",
+     {"zh": "全盤之索引尚未建立（須由管理者建立一次，約數分鐘）", "ja": "全盤の索引はまだ作られていない（管理者が一度作る。数分かかる）"}),
+    (r"^404: '(?P<v>[^']*)'",
+     {"zh": "無此頁：{v}", "ja": "このページはない：{v}"}),
     (r"^unknown parameter '(?P<v>[^']*)'",
      {"zh": "此頁不收「{v}」一項", "ja": "このページは「{v}」を受けない"}),
 ]
@@ -203,3 +343,118 @@ def error_text(message, lang="zh"):
                 x = _NEAREST[lang].format(x) if x else ""
             return texts[lang].format(f=f, v=g.get("v", ""), x=x)
     return re.sub(r"--([a-z][\w-]*)", lambda m: fields.get(m.group(1), m.group(1)), msg)
+
+
+def position(pos, lang="zh"):
+    """A position of the board (初傳, 干上 …) as the page's language writes it (初伝)."""
+    return WORDS[lang]["positions"].get(pos, pos)
+
+
+def valence_word(v, lang="zh"):
+    return WORDS[lang]["valences"].get(v, v) if v else v
+
+
+def places_text(places, lang="zh"):
+    """A judgment's places as plain text: 未，見於末傳、日干；丑，見於占時 (ja: 未、末伝・日干に見る …)."""
+    w = WORDS[lang]
+    out = []
+    for p in places:
+        bs = "、".join(x["b"] for x in p["branches"])
+        at = w["seen_at"].format(at="、".join(p["at"])) if p["at"] else ""
+        out.append("，".join(x for x in (bs, at) if x) if lang == "zh" else "、".join(x for x in (bs, at) if x))
+    return "；".join(out)
+
+
+def board_note(note, lang="zh"):
+    """A cast board's note (a missing input) in the page's words: the form's fields, never an option."""
+    from liuren.i18n import NOTES
+    for key, texts in NOTES.items():
+        if note in texts.values():
+            return WORDS[lang]["board_notes"][key]
+    return error_text(note, lang)
+
+
+def board_text(b, lang="zh"):
+    """A board's parameters as a reader reads them: 日 丁卯　月將加占時 亥加丑　夜 (never day=丁卯)."""
+    w = WORDS[lang]
+    fields = FIELDS[lang]
+    out = []
+    for k, v in b.items():
+        k = k.replace("_", "-")
+        if k in ("night", "daytime"):
+            night = (str(v).lower() in ("true", "1")) == (k == "night")
+            out.append(w["f_night_g"] if night else w["f_day_g"])
+        elif k in ("sex", "partner-sex"):
+            out.append(f"{fields[k]} {w['f_male'] if v == 'm' else w['f_female']}")
+        else:
+            out.append(f"{fields.get(k, k)} {w['opt'].get(str(v), v)}")
+    return "　".join(out)
+
+
+# --------------------------------------------------------------------------- notes in plain words
+# The KB's notes (取義, 另說) and the casting steps were written for the KB's authors: they name
+# rule ids, options (shehai=mengzhong), command-line flags and files.  A page says the same in words.
+TERMS = {
+    "zh": {"diben": "底本", "variants": "變體", "variant": "變體", "unmet": "未能重現之書例", "aspects": "所乘所屬所臨",
+           "about": "所論之支", "valence": "吉凶", "reading": "斷", "sex": "性別", "question": "所問",
+           "guiren": "貴人", "shehai": "涉害", "yuejiang": "月將", "place": "起例", "sha": "煞", "core": "核心"},
+    "ja": {"diben": "底本", "variants": "変体", "variant": "変体", "unmet": "再現できない書例", "aspects": "乗る所・属する所・臨む所",
+           "about": "論ずる支", "valence": "吉凶", "reading": "断", "sex": "性別", "question": "問う事",
+           "guiren": "貴人", "shehai": "渉害", "yuejiang": "月将", "place": "起例", "sha": "殺", "core": "核心"},
+}
+OPTION_KEYS = {"shehai", "guiren", "yuejiang", "day_boundary", "day-boundary"}
+
+
+def plain(text, kb=None, lang="zh", entry=None):
+    """A note as a reader reads it: an option as its field and choice (涉害：先孟仲), a rule or table
+    id as its name, a variant by its label, a flag as its field; files left out."""
+    import re
+    if not text:
+        return text
+    lang = lang if lang in WORDS else "zh"
+    w, fields, terms = WORDS[lang], FIELDS[lang], TERMS[lang]
+    variants = {v["id"]: v.get("label") or v["id"] for v in (entry.variants if entry is not None else [])}
+
+    def name(x):
+        if kb is None:
+            return None
+        e = kb.entries.get(x)
+        if e is not None:
+            return display_name(e, lang)
+        t = kb.tables.get(x)
+        return t.name if t is not None else None
+
+    def pair(m):
+        k, v = m.group(1), m.group(2)
+        if k in OPTION_KEYS:
+            return f"{fields.get(k.replace('_', '-'), k)}：{w['opt'].get(v, v)}"
+        n = name(k)
+        if n is not None:
+            e = kb.entries.get(k)
+            lab = next((x.get("label") for x in (e.variants if e is not None else []) if x["id"] == v), None)
+            return f"{n}（{terms['variant']}：{lab or terms.get(v, v)}）"
+        return m.group(0)
+    s = re.sub(r"（[^（）]*(?:\.py|\.yaml)[^（）]*）", "", text)          # (tests/test_cast.py …)
+    s = re.sub(r"\S*\.(?:py|yaml)\b", "", s)
+    s = s.replace("`", "")
+    s = re.sub(r"--variant\s+", "", s)
+    s = re.sub(r"([A-Za-z][\w-]*)=([\w*-]+)", pair, s)
+    s = re.sub(r"--([a-z][\w-]*)", lambda m: fields.get(m.group(1), m.group(1)), s)
+
+    def word(m):
+        x = m.group(0)
+        n = name(x)
+        if n is not None:
+            return n
+        if x in variants:
+            return f"{terms['variant']}「{variants[x]}」"
+        return terms.get(x, x)
+    s = re.sub(r"[A-Za-z][\w]*(?:-[\w]+)*", word, s)
+    if lang == "ja":                # the board's terms as the Japanese reader writes them (初伝, 月将)
+        for zh, ja in JA_TERMS:
+            s = s.replace(zh, ja)
+    return s
+
+
+JA_TERMS = (("初傳", "初伝"), ("中傳", "中伝"), ("末傳", "末伝"), ("三傳", "三伝"), ("月將", "月将"), ("太歲", "太歳"),
+            ("發用", "発用"), ("天將", "天将"), ("歸本家", "帰本家"))

@@ -104,7 +104,7 @@ def test_how_chain_in_the_html(client):
     r = client.get("/board?" + BOARD + "&why=ge-zhanshou")
     assert r.status_code == 200
     t = text(r)
-    assert "斬首（ge-zhanshou）" in t and "成立" in t
+    assert 'data-rule="ge-zhanshou">斬首 <span class="ok">成立' in r.text      # its id only in the markup
     assert "「斬首 初傳空曰斬首，凡占人占事以無始論。」" in t
     assert "《六壬經緯》卷3 ¶7" in t and "旬空起例" in t
     assert "視所乘何神、所屬何煞、所臨何煞" in t
@@ -129,7 +129,7 @@ def test_whynot_in_the_html(client):
     r = client.get("/board?" + BOARD + "&why=始終")
     assert r.status_code == 200
     t = text(r)
-    assert "始終（ge-shizhong）" in t and "未成立" in t and "✗ 要" in t and "盤上最近者" in t
+    assert 'data-rule="ge-shizhong">始終 <span class="no">未成立' in r.text and "ge-shizhong" not in t and "✗ 要" in t and "盤上最近者" in t
 
 
 def test_filters_by_kind_valence_book(client):
@@ -164,7 +164,7 @@ def test_rules_pages(client):
     t = text(r)
     assert r.status_code == 200
     assert "「斬首 初傳空曰斬首，凡占人占事以無始論。」" in t and "《六壬經緯》卷3 ¶7" in t
-    assert "ge-chuan-kong" in t                        # the family rule that reports it, with its conditions
+    assert 'href="/rules/ge-chuan-kong"' in r.text     # the family rule that reports it, by name, with its conditions
     assert "要 初傳 為旬空" in t and "要 $" not in t      # conditions in words, the row's values put in (issue 20)
     assert "/board?day=%E4%B8%81%E5%8D%AF&amp;on=%E4%BA%A5%E5%8A%A0%E4%B8%91&amp;why=ge-zhanshou" in r.text
     r = client.get("/rules/ge-chuan-kong")
@@ -258,7 +258,7 @@ def test_lang_ja(client):
     assert "青竜" in square and "青龍" not in square              # a general by the label of its entry
     assert "臓腑：" in r.text and "臟腑：" not in r.text           # a 類相 category likewise
     r = client.get("/board?day=丁卯&on=巳加子&lang=ja&why=ge-zhuyin")
-    assert "鋳印（ge-zhuyin）" in text(r)
+    assert 'data-rule="ge-zhuyin">鋳印 ' in r.text
     assert client.get("/rules?lang=ja&kind=格&name=鑄印").text.count("鋳印") >= 1
     assert '<html lang="ja">' in client.get("/practice?seed=3&lang=ja").text
     # the JSON twins take lang too, adding the labels beside the CLI's names
@@ -336,8 +336,10 @@ def test_openapi_and_docs_offline(client):
         assert path in spec["paths"], path
     names = {p["name"] for p in spec["paths"]["/api/judge"]["get"]["parameters"]}
     assert {"day", "on", "month", "question", "variant", "book", "why"} <= names
-    docs = client.get("/docs").text
+    docs = client.get("/docs/swagger").text
     assert "/static/vendor/swagger-ui/swagger-ui-bundle.js" in docs
+    page = client.get("/docs?lang=ja").text           # the API in the page's language, the Swagger UI linked
+    assert 'href="/docs/swagger"' in page and "判断：成立した規則" in page and "月将加占時" in page
     assert client.get("/static/vendor/swagger-ui/swagger-ui-bundle.js").status_code == 200
 
 
@@ -531,7 +533,7 @@ def test_every_chain_of_a_board_renders(app):
     for key in fired + rest:
         v = svc.chain_view(r, key)
         out = str(macros.report(v["report"]))
-        assert f"（<code>{key}</code>）" in out, key
+        assert f'class="chain-title" data-rule="{key}">' in out, key
         assert ("成立" in out) if key in fired else ("未成立" in out), key
         if key in fired:
             assert v["graph"] and any(n["data"].get("target") for n in v["graph"]["nodes"]), key

@@ -37,8 +37,17 @@ def _globals():
     from liuren.rules.judging import cite
     from liuren.explain.render import aspect_lines, imagery_line
     from liuren.i18n import is_rendering
+    from liuren.explain import render as R
+
+    def aspect_lines_in(a, lang="zh"):
+        old = R._LANG[0]
+        R._LANG[0] = lang
+        try:
+            return aspect_lines(a)
+        finally:
+            R._LANG[0] = old
     return dict(WORDS=L.WORDS, HTML_LANG=L.HTML_LANG, kind_word=L.kind_word, json_script=V.json_script, cite=cite,
-                aspect_lines=aspect_lines, imagery_line=imagery_line, is_rendering=is_rendering)
+                aspect_lines=aspect_lines_in, imagery_line=imagery_line, is_rendering=is_rendering)
 
 
 templates.env.globals.update(_globals())
@@ -104,7 +113,7 @@ def create_app(kb=None, warm=True):
 
     def page_error(request, e, status=400, lang="zh"):
         ctx = {"message": L.error_text(e, lang), "params": list(request.query_params.multi_items()), "path": request.url.path,
-               "lang": lang, "w": L.WORDS[lang]}
+               "lang": lang, "w": L.WORDS[lang], "fields": L.FIELDS[lang]}
         return templates.TemplateResponse(request, "error.html", ctx, status_code=status)
 
     @app.exception_handler(RequestValidationError)
@@ -119,7 +128,7 @@ def create_app(kb=None, warm=True):
         msg = f"{exc.status_code}: {request.url.path!r} {exc.detail}" if exc.status_code == 404 else str(exc.detail)
         if request.url.path.startswith("/api/"):
             return api_error(msg, exc.status_code)
-        return page_error(request, msg, exc.status_code)
+        return page_error(request, msg, exc.status_code, lang_of(request))
 
     @app.exception_handler(Exception)
     async def _any(request, exc):       # a bug: one line, never a traceback
@@ -166,7 +175,8 @@ def create_app(kb=None, warm=True):
         return page(request, "index.html", {
             "lang": lang, "now": now.strftime("%Y-%m-%dT%H:%M"), "zone": str(now.tzinfo),
             "questions": svc.questions_json(), "options": _options(),
-            "jiazi": JIAZI, "branches": BRANCHES, "variant_entries": _variant_entries(svc)})
+            "jiazi": JIAZI, "branches": BRANCHES, "variant_entries": _variant_entries(svc),
+            "name_of": lambda key, fallback: L.name_of(svc.kb, key, fallback, lang)})
 
     @app.get("/board", response_class=HTMLResponse, summary="the board, its judgments, a chain (why=…)")
     def board(request: Request):
@@ -204,7 +214,7 @@ def create_app(kb=None, warm=True):
     def _board_ctx(request, p, r, groups, lang):
         books = sorted({b for g in groups for i in g["entries"] for b in i["books"]})
         return {"lang": lang, "p": p, "r": r, "b": H.board_parts(svc.kb, r.board, lang), "groups": groups,
-                "findings": r.findings(), "books": books, "valences": svc._valences,
+                "findings": H.findings(svc.kb, r, lang=lang), "views": H.two_views(svc.kb, groups, lang), "books": books, "valences": svc._valences,
                 "kinds": [g["kind"] for g in groups],
                 "qs": P.query_string(p, drop=("why",)), "qs_all": P.query_string(p),
                 "qs_cast": P.query_string({k: v for k, v in p.items() if k in P.CAST_KEYS}),
@@ -354,7 +364,7 @@ def create_app(kb=None, warm=True):
             if "p" not in ctx or not isinstance(ctx.get("months"), list):
                 ctx = {"lang": lang, "p": dict(request.query_params), "r": None, "months": list(FIND.X.MONTHS),
                        "gates": FIND.GATES, "examples": FIND.EXAMPLES, "space": 17280, "facets": {}}
-            ctx["error"] = str(e)
+            ctx["error"] = L.error_text(e, lang)
             status = _find_status(e)
         return page(request, "find.html", ctx, status)
 
@@ -367,7 +377,26 @@ def create_app(kb=None, warm=True):
             return api_error(e, _find_status(e))
 
     @app.get("/docs", include_in_schema=False)
-    def docs():
+    def docs(request: Request):
+        """The JSON API in the page's language: each endpoint, what it gives, its parameters in words
+        (the interactive Swagger UI, whose own interface is English, is linked)."""
+        lang = lang_of(request)
+        try:
+            lang = L.check_lang(params(request, ("lang",)).get("lang"))
+        except LiurenError as e:
+            return page_error(request, e, lang=lang)
+        w, fields = L.WORDS[lang], L.FIELDS[lang]
+        eps = []
+        for path, ops in app.openapi()["paths"].items():
+            if path in w["endpoints"] and "get" in ops:
+                names = [x["name"] for x in ops["get"].get("parameters", [])]
+                eps.append({"path": path, "anchor": path.strip("/").replace("/", "-").replace("{", "").replace("}", ""),
+                            "text": w["endpoints"][path],
+                            "params": [(k, fields.get(k.replace("_", "-"), k)) for k in names]})
+        return page(request, "docs.html", {"lang": lang, "endpoints": eps})
+
+    @app.get("/docs/swagger", include_in_schema=False)
+    def swagger():
         from fastapi.openapi.docs import get_swagger_ui_html
         return get_swagger_ui_html(openapi_url=app.openapi_url, title="liuren API",
                                    swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
@@ -412,7 +441,7 @@ def _options():
 
 
 def _variant_entries(svc):
-    return [{"id": e.id, "name": e.name, "variants": [v["id"] for v in e.variants]}
+    return [{"id": e.id, "name": e.name, "variants": [{"id": v["id"], "label": v.get("label") or v["id"]} for v in e.variants]}
             for e in svc.kb.entries.values() if e.variants][:200]
 
 

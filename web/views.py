@@ -33,7 +33,7 @@ def rule_view(svc, key, lang="zh"):
         for x in ex.get(k) or []:
             b = x.get("board") or {}
             src = x.get("source")
-            out.append({"board": b, "text": " ".join(f"{a}={v}" for a, v in b.items()), "why": x.get("why", ""),
+            out.append({"board": b, "text": L.board_text(b, lang), "why": x.get("why", ""),
                         "query": board_query(dict(b)) + f"&why={e.id}", "says": x.get("says"), "chuan": x.get("chuan"),
                         "cite": (cite({**src, "book": svc.kb.book_of(src)[0], "volume": svc.kb.book_of(src)[1]})
                                  if isinstance(src, dict) and src.get("seed") else None),
@@ -47,9 +47,12 @@ def rule_view(svc, key, lang="zh"):
         reports = [{"id": r.id, "name": L.display_name(r, lang)} for r in svc.kb.rows.values()
                    if reporting_rule(svc.kb, r.id)[0] is e]
     return {"e": e, "label": L.display_name(e, lang), "ja": (e.meta.get("labels") or {}).get("ja"),
-            "detail": detail, "family": family if family is not None and family.id != e.id else None,
+            "detail": detail, "family": ({"id": family.id, "label": L.display_name(family, lang)}
+                                         if family is not None and family.id != e.id else None),
             "conditions": conds, "sources": sources, "examples": examples, "related": related,
-            "variants": e.variants, "reports": reports, "interpretation": e.interpretation,
+            "variants": e.variants, "reports": reports,
+            "interpretation": ({k: L.plain(v, svc.kb, lang, e) if isinstance(v, str) else v
+                                for k, v in e.interpretation.items()} if e.interpretation else None),
             "then": e.meta.get("then"), "unreachable": e.meta.get("unreachable"), "always": e.meta.get("always")}
 
 

@@ -612,5 +612,6 @@ def rule_block(finder, entry_id, lang="zh"):
     try:
         ix = finder.index(build=False)
     except NotBuilt as e:
-        return {"missing": str(e)}
+        from liuren.explain.words import error_text
+        return {"missing": error_text(e, lang)}
     return where_it_fires(ix, entry_id, 10, lang)

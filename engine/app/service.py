@@ -114,10 +114,22 @@ class Service:
         if "why" in p:
             d["why"] = self.explain(r, self.entry(p["why"]).id)
         lang = L.check_lang(p.get("lang"))
+        d.update(self.reading_json(r, keep, lang, placements=flag(p, "all") is True))
         if lang != "zh":
             for f in d["fired"]:
                 f["label"] = L.name_of(self.kb, f["rule"], f["name"], lang)
         return d
+
+    def reading_json(self, r, keep=None, lang="zh", placements=False):
+        """What the board page adds to the judgments, as data: the books' two views (rule ids, with
+        the KB's note), the line saying why a 課體 of another gate is listed, and the findings with
+        their sources (a question's only when asked)."""
+        from liuren.explain.html import findings, judgment_groups, two_views
+        groups = judgment_groups(self.kb, r, keep, lang, placements=placements)
+        return {"two_views": [{"a": v["a"]["id"], "b": v["b"]["id"], "note": v["note"]} for v in two_views(self.kb, groups, lang)],
+                "gate_notes": {i["id"]: i["gate_note"] for g in groups for i in g["entries"] if i["gate_note"]},
+                "findings_cited": {fd["heading"]: {"lines": [{"text": x["text"], "refs": x["refs"]} for x in fd["lines"]],
+                                                   "views": fd["views"]} for fd in findings(self.kb, r, lang=lang)}}
 
     @staticmethod
     def explain(r, key):

@@ -107,14 +107,14 @@
     var info = $("#nodeinfo"); if (!info) return;
     var h = "";
     if (d.kind === "firing") {
-      h = "<b>" + esc(d.label) + "</b> <code>" + esc(d.rule) + "</code><br>" + esc(d.reading) + (d.valence ? "〔" + esc(d.valence) + "〕" : "");
+      h = "<b>" + esc(d.label) + "</b><br>" + esc(d.reading) + (d.valence ? "〔" + esc(d.valence) + "〕" : "");
       (d.quotes || []).forEach(function (q) { h += "<blockquote class='quote'>" + (q.quote ? "「" + esc(q.quote) + "」" : "") + "<cite>" + esc(q.cite) + "</cite></blockquote>"; });
       (d.calc || []).forEach(function (c) { h += "<div>＝ " + esc(c) + "</div>"; });
       $$(".chain-steps > li").forEach(function (li) { li.classList.toggle("active", li.getAttribute("data-node") === d.id); });
     } else if (d.kind === "cast") {
       h = "<b>" + esc(d.label) + "</b><br>" + esc(d.text) + (d.verse ? "<blockquote class='quote'>「" + esc(d.verse) + "」<cite>" + esc(d.book) + "</cite></blockquote>" : "");
     } else {
-      h = "<b>" + esc(d.label) + "</b><br><span class='en'>" + esc(d.origin) + " fact · " + esc(d.type) + "</span><br>";
+      h = "<b>" + esc(d.label) + "</b><br><span class='origin'>" + esc(d.origin_word) + " · " + esc(d.type) + "</span><br>";
       Object.keys(d.fields || {}).forEach(function (k) { h += esc(k) + "：" + esc(d.fields[k]) + "<br>"; });
     }
     info.innerHTML = h;

@@ -549,3 +549,29 @@ def test_a_sample_of_rule_pages_renders(client, app):
     for key in sample:
         r = client.get("/rules/" + quote(key))
         assert r.status_code == 200 and key in r.text, key
+
+
+def test_the_rule_box_shows_a_name_not_an_id(client):
+    """A chain opened by id (a link's why=ge-zhanshou) shows the rule's name in the box, so the
+    student reads 斬首; a name several entries share stays an id, which finds it alone."""
+    page = client.get("/board?" + BOARD + "&why=ge-zhanshou").text
+    box = re.search(r'<input id="why" name="why" value="([^"]*)"', page).group(1)
+    assert box == "斬首"
+    # submitting what the box shows opens the same chain
+    again = client.get("/board?" + BOARD + "&why=" + box)
+    assert again.status_code == 200 and 'class="chain' in again.text
+    from liuren.app.queries import find_entries
+    from liuren.rules.kbload import load_kb
+    kb = load_kb(None)
+    shared = next(e for e in kb.rules.values() if len(find_entries(kb, e.name)) > 1)
+    page = client.get("/board?" + BOARD + "&why=" + shared.id).text
+    assert re.search(r'<input id="why" name="why" value="([^"]*)"', page).group(1) == shared.id
+
+
+def test_a_worksheet_carries_no_form_notes(client):
+    """The worksheet is paper: no note asks the student to fill in a year or a month."""
+    from liuren.explain.words import WORDS
+    page = client.get("/practice/sheet?seed=11&n=3").text
+    assert page.count('class="sheet-lesson"') == 3
+    for note in WORDS["zh"]["board_notes"].values():
+        assert note not in page

@@ -206,6 +206,7 @@ def create_app(kb=None, warm=True):
             try:
                 e = svc.entry(p["why"])
                 ctx["chain"] = svc.chain_view(r, e.id, lang)
+                ctx["why"] = svc.typed_name(e, lang)
             except LiurenError as err:
                 ctx["chain_error"] = L.error_text(err, lang)
                 status = 400

@@ -79,6 +79,14 @@ class Service:
     def entry(self, key):
         return Q.resolve_entry(self.kb, key)
 
+    def typed_name(self, e, lang):
+        """What the rule box shows for an entry: its name in the page's language when that name
+        finds this entry alone, else its id (a name several entries share would not find it)."""
+        from liuren.explain.words import display_name
+        name = display_name(e, lang)
+        found = Q.find_entries(self.kb, name)
+        return name if len(found) == 1 and found[0].id == e.id else e.id
+
     # ---- filters of the judgments (book: the CLI's --book; kind, valence: the page's)
     def item_filter(self, p):
         from liuren.rules.judging import KIND_ORDER

@@ -8,6 +8,7 @@ import json
 
 from liuren.i18n import DEFAULT, is_rendering, label_of, name_of, word
 from liuren.rules.judging import cite
+from liuren.explain.words import WORDS
 
 _LANG = [DEFAULT]          # the language of the report being rendered (set by the RENDER functions)
 
@@ -270,9 +271,11 @@ def grounds_line(line, group, kb, lang=DEFAULT):
     def shown(v):
         e = (kb.rows.get(v) or kb.rules.get(v)) if isinstance(v, str) else None
         return name_of(e, lang) if e is not None else str(v)
-    grounds = "／".join("、".join(shown(f.bindings[k]) for k in varying if k in f.bindings) or "—" for f in group)
+    w = WORDS[lang]
+    grounds = "／".join("、".join(shown(f.bindings[k]) for k in varying if k in f.bindings) or w["route_other"]
+                       for f in group)
     first, nl, rest = line.partition("\n")
-    return f"{first}　〔{len(group)} {word('途', lang)}：{grounds}〕{nl}{rest}"
+    return f"{first}　〔{w['routes'].format(n=len(group), ways=grounds)}〕{nl}{rest}"
 
 
 

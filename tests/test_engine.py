@@ -286,7 +286,7 @@ def test_judge_prints_one_line_per_judgment(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     lines = [x for x in out.splitlines() if x.startswith("  三將或空一二勿以此名實論　懸胎諸名")]
-    assert len(lines) == 1 and "〔3 途：懸胎／順懸胎／玄胎〕" in lines[0]
+    assert len(lines) == 1 and "〔依 3 途皆成：懸胎／順懸胎／玄胎〕" in lines[0]
     judged = [x for x in out.split("【格】", 1)[1].splitlines() if x.startswith("  ") and not x.startswith("    ")]
     assert len(judged) == len(set(judged))
 

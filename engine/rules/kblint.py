@@ -369,6 +369,9 @@ def lint_more(kb, err):
     lint_fact_flow(kb, err)
     lint_table_domains(kb, err)
     lint_lost_lines(kb, err)
+    lint_table_keys(kb, err)
+    lint_part_ids(kb, err)
+    lint_cited_paragraphs(kb, err)
     lint_question_keys(kb, err)
     lint_valence(kb, err)
     lint_reported_parts(kb, err)
@@ -621,6 +624,11 @@ def lint_boards(kb, err):
                                          "a lost or changed row of kb/core?")
                 return
         got = casts[key]
+        if not isinstance(got, Exception):
+            late = _born_in_the_future(board)
+            if late:
+                err(e.file, _board_line(b, "born"), f"{what}: {late}")
+                continue
         if isinstance(got, Exception):
             msg = str(got).splitlines()[0] if str(got) else type(got).__name__
             if isinstance(got, TypeError) and "unexpected keyword" in msg:
@@ -636,6 +644,30 @@ def lint_boards(kb, err):
                                                   "example to fires or silent")
             elif have != c:
                 err(e.file, b.kline("chuan"), f"{what}: the book's 三傳 {c!r} is not the cast's {have}")
+
+
+def _born_in_the_future(board):
+    """A board's asker is born before its year.  The cast checks it against a year given by its
+    number; a year given by its 干支 (甲寅) does not say which 甲寅, so the birth is held to the
+    present: an example's asker was born by now.  The reason why not, or None."""
+    import datetime
+    import re
+    from liuren.casting.calendar import year_ganzhi
+    out = []
+    for flag in ("born", "partner_born"):
+        b = board.get(flag)
+        m = re.match(r"\s*([0-9]{4})\b", str(b)) if b is not None else None
+        if not m:
+            continue
+        try:
+            year_no = year_ganzhi(board["year"])[0] if board.get("year") is not None else None
+        except Exception:  # noqa: BLE001 — the cast names a bad year
+            return None
+        now = datetime.date.today().year
+        if year_no is None and int(m.group(1)) > now:
+            given = f"year {board['year']} (a 干支: which cycle it is, it does not say)" if board.get("year") else "no year"
+            out.append(f"{flag} {b} is after this year ({now}), with {given}: an asker not yet born")
+    return "; ".join(out) or None
 
 
 # --------------------------------------------------------------------------- kb check --examples
@@ -733,6 +765,113 @@ def lint_lost_lines(kb, err):
 
 _CLASSES = (("branch", frozenset(BRANCHES)), ("stem", frozenset(STEMS)), ("干支", frozenset(JIAZI)),
             ("season", frozenset("春夏秋冬")))
+
+
+# The domains a table's `keys:` may name: a table keyed by them gives each value (each
+# combination, for several columns) exactly once.  `*`: the values the table itself gives (the
+# 煞 of a table of 煞 by month: every 煞 it names, for every month).
+KEY_DOMAINS = {"地支": BRANCHES, "天干": STEMS, "干支": JIAZI, "四時": tuple("春夏秋冬"), "*": None}
+
+
+def lint_table_keys(kb, err):
+    """A table whose book gives it whole declares its keys (`keys: {支: 地支}`, or several
+    columns, `keys: {煞: '*', 月: 地支}`): each value of the keys' domains — each combination —
+    is the key of exactly one row (of its expanded rows, in the default reading).  A lost row,
+    a row keyed twice, or a key out of the domain is named."""
+    for t in kb.tables.values():
+        keys = t.meta.get("keys")
+        if keys is None:
+            continue
+        line = t.meta.kline("keys") if hasattr(t.meta, "kline") else t.line
+        if not (isinstance(keys, dict) and keys and all(c in t.columns for c in keys)
+                and all(isinstance(d, str) and d in KEY_DOMAINS for d in keys.values())):
+            err(t.file, line, f"table {t.id}: keys is {{column: domain}} for columns of the table {t.columns}, "
+                              f"a domain one of {'、'.join(KEY_DOMAINS)}")
+            continue
+        cols = list(keys)
+        seen = {}
+        for row in t.rows:
+            for cells in row.data:
+                if not all(c in cells for c in cols):
+                    err(t.file, row.line, f"table {t.id}: a row without its key ({'、'.join(c for c in cols if c not in cells)})")
+                    continue
+                k = tuple(cells[c] for c in cols)
+                if k in seen and seen[k] is not row:
+                    err(t.file, row.line, f"table {t.id}: {_key_text(cols, k)} is the key of two rows "
+                                          f"(also line {seen[k].line}): the table is keyed by {'、'.join(cols)}")
+                seen.setdefault(k, row)
+        domains = []
+        for i, c in enumerate(cols):
+            d = KEY_DOMAINS[keys[c]]
+            if d is None:
+                d = tuple(dict.fromkeys(k[i] for k in seen))
+            else:
+                for k in seen:
+                    if k[i] not in d:
+                        err(t.file, seen[k].line, f"table {t.id}: {c} {k[i]!r} is no {keys[c]} (keys: {c}: {keys[c]})")
+            domains.append(d)
+        missing = [k for k in itertools.product(*domains) if k not in seen]
+        if missing:
+            shown = "、".join(_key_text(cols, k) for k in missing[:6]) + ("…" if len(missing) > 6 else "")
+            err(t.file, line, f"table {t.id}: no row for {shown} — the table is keyed by every "
+                              f"{'、'.join(keys[c] for c in cols)} ({len(missing)} missing): a lost row?")
+
+
+def _key_text(cols, k):
+    return "、".join(f"{c} {v}" for c, v in zip(cols, k))
+
+
+def lint_part_ids(kb, err):
+    """An entry named as a part of another (「將來:初傳屬此」 is a part of 「將來」) has an id that
+    extends the other's (j2c-jianglai-chuchuan of j2c-jianglai): a renamed id leaves its parts
+    naming the old one."""
+    names = {}
+    for e in kb.entries.values():
+        names.setdefault(e.name, []).append(e)
+    strays = {}
+    for e in kb.entries.values():
+        if not isinstance(e.name, str) or ":" not in e.name:
+            continue
+        whole = names.get(e.name.split(":")[0], [])
+        if len(whole) == 1 and not e.id.startswith(whole[0].id + "-"):
+            strays.setdefault(whole[0].id, []).append(e)
+    for wid, parts in strays.items():
+        w = kb.entries[wid]
+        line = w.meta.kline("id") if hasattr(w.meta, "kline") else w.line
+        shown = "、".join(e.id for e in parts[:3]) + ("…" if len(parts) > 3 else "")
+        err(w.file, line, f"{w.id}: {shown} (「{parts[0].name}」{' …' if len(parts) > 1 else ''}) "
+                          f"{'are parts' if len(parts) > 1 else 'is a part'} of 「{w.name}」, but "
+                          f"{'their ids do' if len(parts) > 1 else 'its id does'} not begin with {w.id}-: an id renamed?")
+
+
+def _paras(meta):
+    return {s.get("para") for s in (meta.get("source") or []) if isinstance(s, dict)} if isinstance(meta, dict) else set()
+
+
+def lint_cited_paragraphs(kb, err):
+    """A value that cites a paragraph (a finding's 出: 卷中¶318, a cell 「¶845」) cites one its
+    entry gives as a source: the finding rests on the paragraphs its rule quotes."""
+    cite = re.compile(r"¶(\d+)")
+    for r in kb.rules.values():
+        paras = _paras(r.meta)
+        for part in [r.meta] + [v for v in r.variants if isinstance(v, dict)]:
+            for t, fields in then_facts(part.get("then")):
+                for f, v in fields.items():
+                    for n in cite.findall(v) if isinstance(v, str) else ():
+                        if int(n) not in paras:
+                            line = part.kline("then") if hasattr(part, "kline") else r.line
+                            err(r.file, line, f"rule {r.id}: then {t}.{f} {v!r} cites ¶{n}, which its source: does "
+                                              f"not give (¶{'、¶'.join(str(p) for p in sorted(x for x in paras if isinstance(x, int)))})")
+    for t in kb.tables.values():
+        tparas = _paras(t.meta)
+        for row in t.rows:
+            paras = tparas | _paras(row.meta)
+            for cells in row.data:
+                for c, v in cells.items():
+                    for n in cite.findall(v) if isinstance(v, str) else ():
+                        if int(n) not in paras:
+                            err(t.file, row.line, f"table {t.id}: {c} {v!r} cites ¶{n}, which the table's and the "
+                                                  f"row's source: do not give")
 
 
 def _lint_table_gaps(kb, err):

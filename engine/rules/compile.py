@@ -148,6 +148,8 @@ class Compiler:
         cls.readers = {k: sorted(v) for k, v in readers.items()}
         static = []
         for t in self.kb.tables.values():
+            if self.only is not None and t.fact_type not in readers:
+                continue        # a network of some rules (kb check --examples): only the tables they read
             rowvar = {r.id: self.variant_of(r) for r in t.rows if r.id}
             for f in t.facts({k: v for k, v in rowvar.items() if v}):
                 static.append({"t": t.fact_type, **f})

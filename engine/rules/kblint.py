@@ -672,7 +672,9 @@ def _born_in_the_future(board):
 
 # --------------------------------------------------------------------------- kb check --examples
 def _reads(kb, r):
-    """(fact types a rule reads, 判 ids it reads — None for any judgment)."""
+    """(fact types a rule reads, 判 ids it reads — None for any judgment).  A 判 whose 規 is a
+    variable the same way through the conditions joins to a table column (`判: {規: $k}` with
+    `dq08-ke-wen: {課: $k}`) reads only the ids that column holds."""
     from liuren.rules.conditions import walk_patterns
     types, judged = set(), set()
     for w in _whens(r):
@@ -688,15 +690,67 @@ def _reads(kb, r):
             elif kind == "pattern":
                 t, fields = payload
                 types.add(t)
-                if t == "判":
+                if t == "判" and judged is not None:
                     ids = fields.get("規") if isinstance(fields, dict) else None
                     lits = [x for x in (ids if isinstance(ids, list) else [ids]) if isinstance(x, str) and not _is_var(x)]
                     if lits and not isinstance(ids, dict):
-                        if judged is not None:
-                            judged |= set(lits)
+                        judged |= set(lits)
                     else:
-                        judged = None
+                        bound = _judged_through_tables(kb, w)
+                        judged = None if bound is None else judged | bound
     return types, judged
+
+
+def _judged_through_tables(kb, when):
+    """The ids a variable 規 of the 判 patterns of `when` can take, where on every way through
+    it each such 判 is a positive pattern whose variable a table pattern of the same way binds
+    (the values of that column); None when one is not so bound."""
+    try:
+        branches = dnf(when)
+    except Exception:  # noqa: BLE001 — a malformed condition: the loader says so
+        return None
+    tables = {}
+    for t in kb.tables.values():
+        tables.setdefault(t.fact_type, []).append(t)
+    out = set()
+    for pats, _tests, negs in branches:
+        if any("判" in str(n) for n in negs):
+            if any(_negated_var_judgment(n) for n in negs):
+                return None
+        for t, fields in pats:
+            if t != "判" or not isinstance(fields, dict):
+                continue
+            v = fields.get("規")
+            if not (isinstance(v, str) and _is_var(v)):
+                continue
+            values = None
+            for t2, f2 in pats:
+                if t2 in tables and isinstance(f2, dict):
+                    for col, x in f2.items():
+                        if x == v:
+                            vals = {cells.get(col) for tab in tables[t2] for row in tab.rows
+                                    for data in [row.data, *row.variant_data.values()] for cells in data}
+                            values = vals if values is None else values & vals
+            if values is None:
+                return None
+            out |= {x for x in values if isinstance(x, str)}
+    return out
+
+
+def _negated_var_judgment(n):
+    """Does a negated condition hold a 判 pattern whose 規 is not literal?"""
+    if isinstance(n, dict):
+        for k, v in n.items():
+            if k == "判" and isinstance(v, dict):
+                g = v.get("規")
+                if not (isinstance(g, str) and not _is_var(g)) and not (isinstance(g, list) and all(
+                        isinstance(x, str) and not _is_var(x) for x in g)):
+                    return True
+            elif isinstance(v, (dict, list)) and _negated_var_judgment(v):
+                return True
+    elif isinstance(n, list):
+        return any(_negated_var_judgment(x) for x in n)
+    return False
 
 
 def dependency_closure(kb, ids):

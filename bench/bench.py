@@ -8,6 +8,7 @@ judging (KB load and compile, per-board judge time over the 720 lessons) and the
     python bench/bench.py --judge-only --repeat 1   # judging, one pass over the 720 lessons
     python bench/bench.py --cli-only   # the commands, median of 5 fresh processes each
     python bench/bench.py --startup-only   # judge and why against the bare import (ratios)
+    python bench/bench.py --kb-examples    # `liuren kb check --examples` over the whole KB
 
 A script, not a test: it prints figures; nothing asserts on time.
 """
@@ -215,8 +216,25 @@ def bench_judge(kb_dir=None, repeat=1):
     print(f"  firings per board: median {statistics.median(fired)}, max {max(fired)}")
 
 
+def bench_kb_examples(kb_dir=None):
+    """`liuren kb check --examples` over the whole KB: every example board judged, network by
+    network (CPU and wall time; the KB is read afresh, as kb check reads it)."""
+    import subprocess
+    from liuren.rules.kbexamples import check_examples
+    from liuren.rules.kbload import load_kb
+    up = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    print(f"kb check --examples ({up[up.find('load'):]})")
+    kb, errors = load_kb.__wrapped__(kb_dir, collect=True)
+    nets, failed = [], []
+    c, w = time.process_time(), time.perf_counter()
+    n = check_examples(kb, lambda *e: failed.append(e), progress=nets.append)
+    print(f"  {n} boards judged in {len(nets)} networks: {time.process_time() - c:6.1f} s CPU, "
+          f"{time.perf_counter() - w:6.1f} s wall, {len(failed)} failed")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kb-examples", action="store_true", help="only `liuren kb check --examples` over the KB")
     ap.add_argument("--cast-only", action="store_true")
     ap.add_argument("--judge-only", action="store_true")
     ap.add_argument("--cli-only", action="store_true")
@@ -227,6 +245,9 @@ def main():
                     help="judge the 720 lessons this many times and also report each board's best time "
                          "(a shared machine's noise only ever adds time); default 3")
     a = ap.parse_args()
+    if a.kb_examples:
+        bench_kb_examples(a.kb)
+        return
     if a.startup_only:
         bench_startup()
         return

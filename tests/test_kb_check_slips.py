@@ -186,7 +186,11 @@ def test_examples_catch_a_lost_cell(kbcopy, capsys):
     text = p.read_text(encoding="utf-8")
     old = "        name: 入墓\n        階: 墓\n        將類: [吉, 凶]\n"
     p.write_text(text.replace(old, "        name: 入墓\n        階: 墓\n", 1), encoding="utf-8")
-    assert main(["kb", "check", "--kb", str(kbcopy)]) == 0
+    # the manifest pins the table's cells: kb check names the lost one …
+    assert main(["kb", "check", "--kb", str(kbcopy)]) == 2
+    assert "dq07-" in capsys.readouterr().err
+    # … and after --update-manifest (an editor who meant it) the examples still tell
+    assert main(["kb", "check", "--kb", str(kbcopy), "--update-manifest"]) == 0
     capsys.readouterr()
     assert main(["kb", "check", "--kb", str(kbcopy), "--examples", "daquan/juan07-c-duan.yaml"]) == 2
     out = capsys.readouterr()
@@ -216,3 +220,117 @@ def test_an_unmet_example_that_is_now_met(kbcopy, capsys):
     got = []
     check_examples(kb, lambda path, line, msg: got.append((line, msg)), only={e.id})
     assert any(line == unmet.line and "is now met (fires): move it to fires" in msg for line, msg in got), got
+
+
+# ---- issue 22: the slips a seeded run still let through, each refused by a check of its own
+
+def _edit(kbcopy, rel, old, new):
+    p = kbcopy / rel
+    text = p.read_text(encoding="utf-8")
+    assert old in text, f"the edit's anchor is not in {rel}: {old!r}"
+    at = text[:text.index(old)].count("\n") + 1
+    p.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return text, at
+
+
+def _line_of(text, needle, after=0):
+    i = text.index(needle, after)
+    return text[:i].count("\n") + 1
+
+
+def _refused(kbcopy, capsys, where, words):
+    code, err = _check(kbcopy, capsys)
+    assert code == 2, "accepted"
+    hits = [ln for ln in err.splitlines() if where in ln and words in ln]
+    assert hits, f"expected {where} … {words!r} in:\n{err[:3000]}"
+    return hits
+
+
+def test_a_table_kind_from_the_closed_list(kbcopy, capsys):
+    # a table's kind is one of a closed list (基礎, 類相, 數表, and a rule kind's 表)
+    _text, at = _edit(kbcopy, "daquan/juan08-b.yaml", "    name: 支之旺神\n    kind: 基礎\n", "    name: 支之旺神\n    kind: 基一\n")
+    hits = _refused(kbcopy, capsys, f"kb/daquan/juan08-b.yaml:{at + 1}:", "table dq08-zhi-wang: kind '基一' is not one of")
+    assert "did you mean 基礎" in hits[0]
+
+
+def test_a_born_year_after_the_present_beside_a_ganzhi_year(kbcopy, capsys):
+    # a year given by its 干支 does not say which cycle; the asker of an example is born by now
+    _text, at = _edit(kbcopy, XS, BOARD, BOARD.replace("year: 2021", "year: 辛丑, born: 2080"))
+    _refused(kbcopy, capsys, f"kb/{XS}:{at}:", "born 2080 is after this year")
+
+
+def test_a_born_year_before_the_present_beside_a_ganzhi_year_passes(kbcopy, capsys):
+    _edit(kbcopy, XS, BOARD, BOARD.replace("year: 2021", "year: 辛丑, born: 1980"))
+    assert _check(kbcopy, capsys)[0] == 0
+
+
+def test_a_lost_row_of_a_table_keyed_by_branch(kbcopy, capsys):
+    # dq08-zhi-wang declares keys {支: 地支}: the row of 亥 and 子 lost leaves two branches without one
+    text, _at = _edit(kbcopy, "daquan/juan08-b.yaml", "      - {支: [亥, 子], 旺: 子}\n", "")
+    keys = _line_of(text, "    keys: {支: 地支}", text.index("id: dq08-zhi-wang"))
+    _refused(kbcopy, capsys, f"kb/daquan/juan08-b.yaml:{keys}:", "table dq08-zhi-wang: no row for 支 子、支 亥")
+
+
+def test_a_key_given_twice(kbcopy, capsys):
+    _text, at = _edit(kbcopy, "daquan/juan08-b.yaml", "      - {支: [巳, 午], 旺: 午}\n", "      - {支: [巳, 午, 寅], 旺: 午}\n")
+    _refused(kbcopy, capsys, f"kb/daquan/juan08-b.yaml:{at}:", "table dq08-zhi-wang: 支 寅 is the key of two rows")
+
+
+def test_a_lost_row_of_a_table_keyed_by_two_columns(kbcopy, capsys):
+    # keys {煞: '*', 月: 地支}: every 煞 the table names, for every month
+    p = kbcopy / "daquan" / "juan09-base.yaml"
+    text = p.read_text(encoding="utf-8")
+    t0 = text.index("  - id: dq09-yuesha\n")
+    keys = _line_of(text, "    keys:", t0)
+    row = text.index("          - {月: 卯, 支: 申}\n", t0)              # 天馬 of the second month
+    p.write_text(text[:row] + text[row + len("          - {月: 卯, 支: 申}\n"):], encoding="utf-8")
+    _refused(kbcopy, capsys, f"kb/daquan/juan09-base.yaml:{keys}:", "table dq09-yuesha: no row for 煞 天馬、月 卯")
+
+
+def test_keys_name_a_known_domain(kbcopy, capsys):
+    _text, at = _edit(kbcopy, "daquan/juan08-b.yaml", "    keys: {支: 地支}\n", "    keys: {支: 地枝}\n")
+    _refused(kbcopy, capsys, f"kb/daquan/juan08-b.yaml:{at}:", "table dq08-zhi-wang: keys is {column: domain}")
+
+
+def test_a_renamed_id_its_parts_still_name(kbcopy, capsys):
+    # 「將來:初傳屬此」 is a part of 「將來」: its id j2c-jianglai-chuchuan extends j2c-jianglai
+    _text, at = _edit(kbcopy, "juan2/c-ge-55-67.yaml", "      - id: j2c-jianglai\n", "      - id: j2c-jianglaa\n")
+    _refused(kbcopy, capsys, f"kb/juan2/c-ge-55-67.yaml:{at}:", "j2c-jianglaa: j2c-jianglai-chuchuan")
+
+
+@pytest.mark.parametrize("rel, old, new, entry, what", [
+    # a deleted condition, a deleted conclusion, a deleted item of a row's each:, a deleted row
+    ("daquan/juan11-c.yaml", "      - 克: [$t, $g]\n      - 生: [$u, $t]\n", "      - 克: [$t, $g]\n",
+     "  - id: dq11-yeqiu-huochu\n", "dq11-yeqiu-huochu holds 5 conditions and conclusions, the manifest says 6"),
+    ("yinhe/shefu.yaml", "  - 覆: {項: 物, 值: 斑文之物}\n  - 覆: {項: 完缺, 值: 不備}\n", "  - 覆: {項: 物, 值: 斑文之物}\n",
+     "- id: yh-shefu-yisu\n", "yh-shefu-yisu holds 3 conditions and conclusions, the manifest says 4"),
+    ("juan2/a-chuan.yaml", "          - {初: 戌, 中: 午, 末: 寅}\n", "", "  - id: j2a-ge-chuan\n", "j2a-ge-chuan holds"),
+])
+def test_a_lost_line_against_the_manifest(kbcopy, capsys, rel, old, new, entry, what):
+    text, _at = _edit(kbcopy, rel, old, new)
+    hits = _refused(kbcopy, capsys, f"kb/{rel}:{_line_of(text, entry)}:", what)
+    assert "liuren kb check --update-manifest" in hits[0]
+
+
+def test_a_renamed_id_nothing_refers_to_is_named_by_the_manifest(kbcopy, capsys):
+    _text, at = _edit(kbcopy, "juan3/ge.yaml", "  - id: ge-chuan-kong\n", "  - id: ge-chuan-kongx\n")
+    hits = _refused(kbcopy, capsys, "kb/juan3/ge.yaml: the manifest lists ge-chuan-kong", "renamed ge-chuan-kongx")
+    assert f"(line {at})" in hits[0]
+    # after a deliberate rename the manifest is rewritten, and the check passes
+    assert main(["kb", "check", "--kb", str(kbcopy), "--update-manifest"]) == 0
+    capsys.readouterr()
+    assert _check(kbcopy, capsys)[0] == 0
+
+
+def test_a_lost_cell_of_a_named_row_against_the_manifest(kbcopy, capsys):
+    # a named row may leave a cell out on purpose, so nothing else sees a lost one: the manifest does
+    text, _at = _edit(kbcopy, "juan2/b-yongshen.yaml", "    係: 比\n    方: 三傳干支\n", "    方: 三傳干支\n")
+    table = _line_of(text, "\n- id: j2b-yongshen-ju\n") + 1      # the table the row j2b-jiecai-… is of
+    _refused(kbcopy, capsys, f"kb/juan2/b-yongshen.yaml:{table}:", "j2b-yongshen-ju holds")
+
+
+def test_a_cited_paragraph_the_rule_does_not_quote(kbcopy, capsys):
+    old = "法: 又法, 計: 十百隨機, 出: 卷中¶318}"
+    text, _at = _edit(kbcopy, "juanzhong/b-misc.yaml", old, old.replace("¶318", "¶1318"))
+    then = _line_of(text, "    then:", text.index("  - id: jzb-shu-shangxia"))
+    _refused(kbcopy, capsys, f"kb/juanzhong/b-misc.yaml:{then}:", "rule jzb-shu-shangxia: then 數.出 '卷中¶1318' cites ¶1318")

@@ -225,9 +225,6 @@ def run_slips(kbdir, report=None):
 
 
 @pytest.mark.xdist_group("kb-mutations-random")
-@pytest.mark.xfail(strict=True, reason="after the issue 21 and 24 merges the seeded slips land on other lines and 7 illegal ones "
-                   "pass (deleted 生:/表 rows in files with gaps allowed, a 'kind: 基一', a renamed id, born 2080 beside a 干支 year): "
-                   "issue 22 stays open until kb check refuses them")
 def test_random_slips_are_refused(tmp_path, monkeypatch):
     kbdir = tmp_path / "kb"
     shutil.copytree(packaged_kb_dir(), kbdir)

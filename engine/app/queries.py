@@ -189,15 +189,47 @@ def compare_manifest(kb):
                 notes.append(f"{f}: {h} {k} (manifest: {w})")
     for f in sorted(set(kb.file_counts) - set(kb.manifest)):
         notes.append(f"{f}: a new file, not in the manifest")
+    for f, want in sorted(kb.manifest.items()):
+        if f in kb.file_counts:
+            problems += _compare_sizes(kb, f, want.get("sizes"))
     return problems, notes
+
+
+_AFTER = "(after a deliberate change: liuren kb check --update-manifest)"
+
+
+def _compare_sizes(kb, f, want):
+    """Each rule and table of a file against the manifest's sizes: fewer conditions and
+    conclusions, or fewer rows, is a lost line; an id gone from the file is renamed or lost."""
+    if not isinstance(want, dict):
+        return []
+    have = kb.sizes.get(f, {})
+    where = f"{kb.root.name}/{f}"
+    out = []
+    new = [i for i in have if i not in want]
+    for i, w in want.items():
+        if i not in have:
+            guess = f" — renamed {new[0]} (line {have[new[0]][1]})?" if len(new) == 1 else ""
+            out.append(f"{where}: the manifest lists {i} in this file, which no longer has it{guess}: ids are what "
+                       f"tests and users refer to {_AFTER}")
+            continue
+        n, line = have[i]
+        if isinstance(w, int) and n < w:
+            what = "rows and cells" if i in kb.tables else "conditions and conclusions"
+            out.append(f"{where}:{line}: {i} holds {n} {what}, the manifest says {w} — a lost line? {_AFTER}")
+    return out
 
 
 
 def write_manifest(kb):
     import yaml
-    body = {f: {k: c[k] for k in _COUNT_ORDER if c.get(k)} for f, c in sorted(kb.file_counts.items())}
+    body = {f: {**{k: c[k] for k in _COUNT_ORDER if c.get(k)},
+                **({"sizes": {i: n for i, (n, _line) in kb.sizes[f].items()}} if kb.sizes.get(f) else {})}
+            for f, c in sorted(kb.file_counts.items())}
     text = ("# What each file of this knowledge base holds.  `liuren kb check` compares the KB with it:\n"
-            "# a file that is gone or holds fewer entries is an error.  After a deliberate change:\n"
+            "# a file that is gone or holds fewer entries is an error, and so is a rule with fewer\n"
+            "# conditions and conclusions or a table with fewer rows and cells (sizes:) than it says, or an id gone.\n"
+            "# After a deliberate change:\n"
             "#   liuren kb check --update-manifest\n")
     (kb.root / MANIFEST).write_text(text + yaml.safe_dump({"manifest": body}, allow_unicode=True, sort_keys=False),
                                     encoding="utf-8")

@@ -38,7 +38,7 @@ from experta.matchers.rete.mixins import ChildNode
 from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode, WhereNode
 from experta.matchers.rete.token import Token
 
-from liuren.rules.rete import IndexedMatchNode, IndexedNotNode, NetToken, _nodes, _ops, _remove, recount_left
+from liuren.rules.rete import IndexedMatchNode, IndexedNotNode, NetToken, _nodes, _ops, _remove, context_key, recount_left
 
 VALID = Token.TagType.VALID
 
@@ -273,7 +273,7 @@ def _conflict_set(rule, node, dirty, used, activation_class):
                     used.append(memory)
                 activation = memory[info] = Act(
                     rule, data, ctx, hash((rule_hash, *info)),
-                    (salience, sorted([f["__factid__"] for f in data], reverse=True), order))
+                    (salience, sorted([f["__factid__"] for f in data], reverse=True), order, context_key(ctx)))
                 if activation in node.removed:
                     node.removed.remove(activation)
                 else:

@@ -26,7 +26,7 @@ from liuren.rules.facts import BUILTIN_FACTS  # noqa: E402
 from liuren.rules.conditions import VAR_RE, dnf, expand_macros, gating_questions, then_facts  # noqa: E402,F401
 from liuren.rules.kbload import JUDGMENT_KINDS  # noqa: E402
 from liuren.rules.beta import specialize  # noqa: E402
-from liuren.rules.rete import (LiurenMatcher, _KeyedActivation, dirty_conflict_sets, index_joins,  # noqa: E402
+from liuren.rules.rete import (LiurenMatcher, _KeyedActivation, context_key, dirty_conflict_sets, index_joins,  # noqa: E402
                    restore, route_bus, snapshot)
 
 TEST_FUNCS = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
@@ -148,6 +148,8 @@ class Compiler:
         cls.readers = {k: sorted(v) for k, v in readers.items()}
         static = []
         for t in self.kb.tables.values():
+            if self.only is not None and t.fact_type not in readers:
+                continue        # a network of some rules (kb check --examples): only the tables they read
             rowvar = {r.id: self.variant_of(r) for r in t.rows if r.id}
             for f in t.facts({k: v for k, v in rowvar.items() if v}):
                 static.append({"t": t.fact_type, **f})
@@ -462,11 +464,13 @@ class _Depth(DepthStrategy):
     lru_cache keyed on whole activations, whose hashing cost more than the key itself.  Where
     two activations tie on both (rules of one stratum matching the very same facts), the rule
     that comes first in the KB fires first — experta would leave that to the order in which
-    tokens happen to reach the rules, which any change to the network can alter."""
+    tokens happen to reach the rules, which any change to the network can alter — and one rule's
+    matches of the same facts go by their bindings (rete.context_key), so that the trace numbers
+    its firings alike in every process."""
 
     def get_key(self, activation):
         return (activation.rule.salience, sorted([f["__factid__"] for f in activation.facts], reverse=True),
-                -activation.rule._wrapped.order)
+                -activation.rule._wrapped.order, context_key(activation.context))
 
     def _update_agenda(self, agenda, added, removed):
         """experta's DepthStrategy._update_agenda, with the sorted agenda searched on the keys

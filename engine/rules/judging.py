@@ -238,6 +238,34 @@ class Recorder:
         self._ref = weakref.ref(self)
 
     def on_fire(self, cr, act):
+        bindings, report, meta, new, calc = self.conclude(cr, act)
+        rule = cr.rule
+        n = len(self.firings)
+        self._done = False
+        about_at = None
+        if rule.about:
+            about, about_at = [], []
+            for a in rule.about:
+                if isinstance(a, dict):             # {支: $b, 位: $p}: the branch as it stands at $p
+                    x, at = _resolve(a.get("支"), bindings), _resolve(a.get("位"), bindings)
+                else:
+                    x, at = _resolve(a, bindings), None
+                if is_branch(x):
+                    about.append(x)
+                    about_at.append(at if at in PLATE_OF_POSITION else None)
+            if not any(about_at):
+                about_at = None
+        else:
+            about = list(dict.fromkeys(v for v in bindings.values() if type(v) is str and v in _BRANCHES))
+        self.firings.append(Firing(
+            n, rule.id, report, meta.name, meta.kind, meta.reading, meta.valence, bindings, act.facts,
+            new, meta.sources, cr.variant, about, (), (), meta.interpretation, calc, cr.internal,
+            about_at=about_at, _rec=self._ref))
+        return new
+
+    def conclude(self, cr, act):
+        """What a firing binds, reports and asserts: (bindings, the id reported, its _Meta, the
+        fact dicts to assert, the calculations made)."""
         ctx = act.context
         order = cr.__dict__.get("order")
         if order is None:                   # the rule's variables by name: a stable order in JSON
@@ -263,28 +291,7 @@ class Recorder:
             new.append(d)
         if meta.judged:
             new.append(dict(meta.judged))
-        n = len(self.firings)
-        self._done = False
-        about_at = None
-        if rule.about:
-            about, about_at = [], []
-            for a in rule.about:
-                if isinstance(a, dict):             # {支: $b, 位: $p}: the branch as it stands at $p
-                    x, at = _resolve(a.get("支"), bindings), _resolve(a.get("位"), bindings)
-                else:
-                    x, at = _resolve(a, bindings), None
-                if is_branch(x):
-                    about.append(x)
-                    about_at.append(at if at in PLATE_OF_POSITION else None)
-            if not any(about_at):
-                about_at = None
-        else:
-            about = list(dict.fromkeys(v for v in bindings.values() if type(v) is str and v in _BRANCHES))
-        self.firings.append(Firing(
-            n, rule.id, report, meta.name, meta.kind, meta.reading, meta.valence, bindings, act.facts,
-            new, meta.sources, cr.variant, about, (), (), meta.interpretation, calc, cr.internal,
-            about_at=about_at, _rec=self._ref))
-        return new
+        return bindings, report, meta, new, calc
 
     def materialize(self):
         """The fact keys of every firing's premises and conclusions, and the facts behind them

@@ -10,8 +10,10 @@ def check_examples(kb, err, only=None, progress=None):
     a `fires` board fires it, a `silent` board does not, and an `unmet` board (a book's example
     this encoding does not reproduce) still fails as its `says:` states.  Boards are grouped by
     network (question and variants), and each network is compiled once, with only the rules the
-    boards' entries depend on.  `only`: entry ids to check (all when None).  Returns the number
-    of boards judged."""
+    boards' entries depend on (a 判 read through a table column depends on that column's ids
+    only) and only the tables those rules read; each distinct board is cast and judged once per
+    network, recording only what fired (not the trace).  `only`: entry ids to check (all when
+    None).  Returns the number of boards judged."""
     import json
     from liuren.casting.cast import cast
     from liuren.rules.compile import build
@@ -54,9 +56,18 @@ def check_examples(kb, err, only=None, progress=None):
                 try:
                     brd = cast(kw.pop("moment", None), kb=root, **kw)
                     rec = Recorder(kb, eng.judged_consumed, eng)
-                    eng.run_board(board_facts(brd, q or None), rec.on_fire, keep=False)
+                    ids = set()
+
+                    def on_fire(cr, act, rec=rec, ids=ids):
+                        # what fired (the id reported and the rule), and what it asserts: the
+                        # firing's record (its trace) is not needed here
+                        _b, report, _m, new, _c = rec.conclude(cr, act)
+                        ids.add(report)
+                        ids.add(cr.rule.id)
+                        return new
+                    eng.run_board(board_facts(brd, q or None), on_fire, keep=False)
                     eng.reset_board()
-                    fired[bkey] = {f.report for f in rec.firings} | {f.rule for f in rec.firings}
+                    fired[bkey] = ids
                     judged += 1
                 except Exception as x:  # noqa: BLE001 — lint_boards names what cannot be cast
                     try:

@@ -369,6 +369,9 @@ def lint_more(kb, err):
     lint_fact_flow(kb, err)
     lint_table_domains(kb, err)
     lint_lost_lines(kb, err)
+    lint_table_keys(kb, err)
+    lint_part_ids(kb, err)
+    lint_cited_paragraphs(kb, err)
     lint_question_keys(kb, err)
     lint_valence(kb, err)
     lint_reported_parts(kb, err)
@@ -621,6 +624,11 @@ def lint_boards(kb, err):
                                          "a lost or changed row of kb/core?")
                 return
         got = casts[key]
+        if not isinstance(got, Exception):
+            late = _born_in_the_future(board)
+            if late:
+                err(e.file, _board_line(b, "born"), f"{what}: {late}")
+                continue
         if isinstance(got, Exception):
             msg = str(got).splitlines()[0] if str(got) else type(got).__name__
             if isinstance(got, TypeError) and "unexpected keyword" in msg:
@@ -638,9 +646,35 @@ def lint_boards(kb, err):
                 err(e.file, b.kline("chuan"), f"{what}: the book's 三傳 {c!r} is not the cast's {have}")
 
 
+def _born_in_the_future(board):
+    """A board's asker is born before its year.  The cast checks it against a year given by its
+    number; a year given by its 干支 (甲寅) does not say which 甲寅, so the birth is held to the
+    present: an example's asker was born by now.  The reason why not, or None."""
+    import datetime
+    import re
+    from liuren.casting.calendar import year_ganzhi
+    out = []
+    for flag in ("born", "partner_born"):
+        b = board.get(flag)
+        m = re.match(r"\s*([0-9]{4})\b", str(b)) if b is not None else None
+        if not m:
+            continue
+        try:
+            year_no = year_ganzhi(board["year"])[0] if board.get("year") is not None else None
+        except Exception:  # noqa: BLE001 — the cast names a bad year
+            return None
+        now = datetime.date.today().year
+        if year_no is None and int(m.group(1)) > now:
+            given = f"year {board['year']} (a 干支: which cycle it is, it does not say)" if board.get("year") else "no year"
+            out.append(f"{flag} {b} is after this year ({now}), with {given}: an asker not yet born")
+    return "; ".join(out) or None
+
+
 # --------------------------------------------------------------------------- kb check --examples
 def _reads(kb, r):
-    """(fact types a rule reads, 判 ids it reads — None for any judgment)."""
+    """(fact types a rule reads, 判 ids it reads — None for any judgment).  A 判 whose 規 is a
+    variable the same way through the conditions joins to a table column (`判: {規: $k}` with
+    `dq08-ke-wen: {課: $k}`) reads only the ids that column holds."""
     from liuren.rules.conditions import walk_patterns
     types, judged = set(), set()
     for w in _whens(r):
@@ -656,15 +690,67 @@ def _reads(kb, r):
             elif kind == "pattern":
                 t, fields = payload
                 types.add(t)
-                if t == "判":
+                if t == "判" and judged is not None:
                     ids = fields.get("規") if isinstance(fields, dict) else None
                     lits = [x for x in (ids if isinstance(ids, list) else [ids]) if isinstance(x, str) and not _is_var(x)]
                     if lits and not isinstance(ids, dict):
-                        if judged is not None:
-                            judged |= set(lits)
+                        judged |= set(lits)
                     else:
-                        judged = None
+                        bound = _judged_through_tables(kb, w)
+                        judged = None if bound is None else judged | bound
     return types, judged
+
+
+def _judged_through_tables(kb, when):
+    """The ids a variable 規 of the 判 patterns of `when` can take, where on every way through
+    it each such 判 is a positive pattern whose variable a table pattern of the same way binds
+    (the values of that column); None when one is not so bound."""
+    try:
+        branches = dnf(when)
+    except Exception:  # noqa: BLE001 — a malformed condition: the loader says so
+        return None
+    tables = {}
+    for t in kb.tables.values():
+        tables.setdefault(t.fact_type, []).append(t)
+    out = set()
+    for pats, _tests, negs in branches:
+        if any("判" in str(n) for n in negs):
+            if any(_negated_var_judgment(n) for n in negs):
+                return None
+        for t, fields in pats:
+            if t != "判" or not isinstance(fields, dict):
+                continue
+            v = fields.get("規")
+            if not (isinstance(v, str) and _is_var(v)):
+                continue
+            values = None
+            for t2, f2 in pats:
+                if t2 in tables and isinstance(f2, dict):
+                    for col, x in f2.items():
+                        if x == v:
+                            vals = {cells.get(col) for tab in tables[t2] for row in tab.rows
+                                    for data in [row.data, *row.variant_data.values()] for cells in data}
+                            values = vals if values is None else values & vals
+            if values is None:
+                return None
+            out |= {x for x in values if isinstance(x, str)}
+    return out
+
+
+def _negated_var_judgment(n):
+    """Does a negated condition hold a 判 pattern whose 規 is not literal?"""
+    if isinstance(n, dict):
+        for k, v in n.items():
+            if k == "判" and isinstance(v, dict):
+                g = v.get("規")
+                if not (isinstance(g, str) and not _is_var(g)) and not (isinstance(g, list) and all(
+                        isinstance(x, str) and not _is_var(x) for x in g)):
+                    return True
+            elif isinstance(v, (dict, list)) and _negated_var_judgment(v):
+                return True
+    elif isinstance(n, list):
+        return any(_negated_var_judgment(x) for x in n)
+    return False
 
 
 def dependency_closure(kb, ids):
@@ -733,6 +819,113 @@ def lint_lost_lines(kb, err):
 
 _CLASSES = (("branch", frozenset(BRANCHES)), ("stem", frozenset(STEMS)), ("干支", frozenset(JIAZI)),
             ("season", frozenset("春夏秋冬")))
+
+
+# The domains a table's `keys:` may name: a table keyed by them gives each value (each
+# combination, for several columns) exactly once.  `*`: the values the table itself gives (the
+# 煞 of a table of 煞 by month: every 煞 it names, for every month).
+KEY_DOMAINS = {"地支": BRANCHES, "天干": STEMS, "干支": JIAZI, "四時": tuple("春夏秋冬"), "*": None}
+
+
+def lint_table_keys(kb, err):
+    """A table whose book gives it whole declares its keys (`keys: {支: 地支}`, or several
+    columns, `keys: {煞: '*', 月: 地支}`): each value of the keys' domains — each combination —
+    is the key of exactly one row (of its expanded rows, in the default reading).  A lost row,
+    a row keyed twice, or a key out of the domain is named."""
+    for t in kb.tables.values():
+        keys = t.meta.get("keys")
+        if keys is None:
+            continue
+        line = t.meta.kline("keys") if hasattr(t.meta, "kline") else t.line
+        if not (isinstance(keys, dict) and keys and all(c in t.columns for c in keys)
+                and all(isinstance(d, str) and d in KEY_DOMAINS for d in keys.values())):
+            err(t.file, line, f"table {t.id}: keys is {{column: domain}} for columns of the table {t.columns}, "
+                              f"a domain one of {'、'.join(KEY_DOMAINS)}")
+            continue
+        cols = list(keys)
+        seen = {}
+        for row in t.rows:
+            for cells in row.data:
+                if not all(c in cells for c in cols):
+                    err(t.file, row.line, f"table {t.id}: a row without its key ({'、'.join(c for c in cols if c not in cells)})")
+                    continue
+                k = tuple(cells[c] for c in cols)
+                if k in seen and seen[k] is not row:
+                    err(t.file, row.line, f"table {t.id}: {_key_text(cols, k)} is the key of two rows "
+                                          f"(also line {seen[k].line}): the table is keyed by {'、'.join(cols)}")
+                seen.setdefault(k, row)
+        domains = []
+        for i, c in enumerate(cols):
+            d = KEY_DOMAINS[keys[c]]
+            if d is None:
+                d = tuple(dict.fromkeys(k[i] for k in seen))
+            else:
+                for k in seen:
+                    if k[i] not in d:
+                        err(t.file, seen[k].line, f"table {t.id}: {c} {k[i]!r} is no {keys[c]} (keys: {c}: {keys[c]})")
+            domains.append(d)
+        missing = [k for k in itertools.product(*domains) if k not in seen]
+        if missing:
+            shown = "、".join(_key_text(cols, k) for k in missing[:6]) + ("…" if len(missing) > 6 else "")
+            err(t.file, line, f"table {t.id}: no row for {shown} — the table is keyed by every "
+                              f"{'、'.join(keys[c] for c in cols)} ({len(missing)} missing): a lost row?")
+
+
+def _key_text(cols, k):
+    return "、".join(f"{c} {v}" for c, v in zip(cols, k))
+
+
+def lint_part_ids(kb, err):
+    """An entry named as a part of another (「將來:初傳屬此」 is a part of 「將來」) has an id that
+    extends the other's (j2c-jianglai-chuchuan of j2c-jianglai): a renamed id leaves its parts
+    naming the old one."""
+    names = {}
+    for e in kb.entries.values():
+        names.setdefault(e.name, []).append(e)
+    strays = {}
+    for e in kb.entries.values():
+        if not isinstance(e.name, str) or ":" not in e.name:
+            continue
+        whole = names.get(e.name.split(":")[0], [])
+        if len(whole) == 1 and not e.id.startswith(whole[0].id + "-"):
+            strays.setdefault(whole[0].id, []).append(e)
+    for wid, parts in strays.items():
+        w = kb.entries[wid]
+        line = w.meta.kline("id") if hasattr(w.meta, "kline") else w.line
+        shown = "、".join(e.id for e in parts[:3]) + ("…" if len(parts) > 3 else "")
+        err(w.file, line, f"{w.id}: {shown} (「{parts[0].name}」{' …' if len(parts) > 1 else ''}) "
+                          f"{'are parts' if len(parts) > 1 else 'is a part'} of 「{w.name}」, but "
+                          f"{'their ids do' if len(parts) > 1 else 'its id does'} not begin with {w.id}-: an id renamed?")
+
+
+def _paras(meta):
+    return {s.get("para") for s in (meta.get("source") or []) if isinstance(s, dict)} if isinstance(meta, dict) else set()
+
+
+def lint_cited_paragraphs(kb, err):
+    """A value that cites a paragraph (a finding's 出: 卷中¶318, a cell 「¶845」) cites one its
+    entry gives as a source: the finding rests on the paragraphs its rule quotes."""
+    cite = re.compile(r"¶(\d+)")
+    for r in kb.rules.values():
+        paras = _paras(r.meta)
+        for part in [r.meta] + [v for v in r.variants if isinstance(v, dict)]:
+            for t, fields in then_facts(part.get("then")):
+                for f, v in fields.items():
+                    for n in cite.findall(v) if isinstance(v, str) else ():
+                        if int(n) not in paras:
+                            line = part.kline("then") if hasattr(part, "kline") else r.line
+                            err(r.file, line, f"rule {r.id}: then {t}.{f} {v!r} cites ¶{n}, which its source: does "
+                                              f"not give (¶{'、¶'.join(str(p) for p in sorted(x for x in paras if isinstance(x, int)))})")
+    for t in kb.tables.values():
+        tparas = _paras(t.meta)
+        for row in t.rows:
+            paras = tparas | _paras(row.meta)
+            for cells in row.data:
+                for c, v in cells.items():
+                    for n in cite.findall(v) if isinstance(v, str) else ():
+                        if int(n) not in paras:
+                            err(t.file, row.line, f"table {t.id}: {c} {v!r} cites ¶{n}, which the table's and the "
+                                                  f"row's source: do not give")
 
 
 def _lint_table_gaps(kb, err):

@@ -36,8 +36,16 @@ RULE_KEYS = {"id", "name", "aliases", "labels", "kind", "when", "then", "as", "a
              "examples", "unreachable", "always", "note", "question", "effect", "governs", "conflicts",
              "salience"}
 TABLE_KEYS = {"id", "name", "aliases", "labels", "kind", "columns", "rows", "reading", "source",
-              "interpretation", "note", "valence", "reported", "text", "extends", "domains"}
+              "interpretation", "note", "valence", "reported", "text", "extends", "domains", "keys"}
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+# kinds of table: 基礎 (what the caster and the relations rest on), 類相 (images), 數表 (numbers),
+# and a table of one kind of rule (格表, 神煞表 …: its rows are that kind's, reported or read)
+TABLE_KINDS = ("基礎", "類相", "數表") + tuple(k + "表" for k in RULE_KINDS)
+
+
+def _near_word(x, words):
+    near = difflib.get_close_matches(str(x), list(words), n=2, cutoff=0.3)
+    return f" (did you mean {'、'.join(near)}?)" if near else ""
 
 
 # --------------------------------------------------------------------------- YAML with lines
@@ -309,6 +317,9 @@ class KB:
         self.alias_lines: dict[str, tuple] = {}        # alias -> (file, line), for errors
         self.files: list[str] = []
         self.file_counts: dict[str, dict] = {}   # file (relative to the KB folder) -> {rules: N, tables: N, …}
+        # file -> {rule or table id: (its size, line)}: a rule's conditions and conclusions, a
+        # table's rows and cells; the manifest pins them as it pins the counts
+        self.sizes: dict[str, dict] = {}
         self.manifest: dict[str, dict] | None = None
         self.derived: dict[str, set] = {}   # derived fact type -> fields produced
         self.declared: dict[str, dict] = {} # `facts:` declarations of derived types
@@ -542,6 +553,11 @@ def _load_doc(kb, path, doc, err):
                for r in t.get("rows") or [] if isinstance(r, dict) and "id" in r)
     if rows:
         counts["named rows"] = rows
+    sizes = kb.sizes.setdefault(rel, {})
+    for key, size in (("rules", rule_size), ("tables", table_size)):
+        for item in doc.get(key) or [] if isinstance(doc.get(key), list) else []:
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                sizes[item["id"]] = (size(item), getattr(item, "line", 0))
     for key, fn in (("books", _load_books), ("facts", _load_factdecl), ("macros", _load_macro),
                     ("verses", _load_verse), ("options", _load_option), ("questions", _load_question),
                     ("tables", _load_table), ("rules", _load_rule)):
@@ -556,6 +572,41 @@ def _load_doc(kb, path, doc, err):
                 err(path, getattr(items, "line", 0), f"{key}: each item must be a mapping")
                 continue
             fn(kb, path, item, err)
+
+
+def _conditions(x):
+    """The condition items of a `when:` (those inside any: all: not: too)."""
+    if isinstance(x, list):
+        return sum(_conditions(e) for e in x)
+    if isinstance(x, dict):
+        return sum(1 + (_conditions(v) if k in ("any", "all", "not") else 0) for k, v in x.items())
+    return 0
+
+
+def _conclusions(x):
+    return len(x) if isinstance(x, list) else 1 if isinstance(x, dict) else 0
+
+
+def rule_size(item):
+    """A rule's conditions and conclusions, its variants' too: what a lost line lowers."""
+    parts = [item] + [v for v in item.get("variants") or [] if isinstance(v, dict)]
+    return sum(_conditions(p.get("when")) + _conclusions(p.get("then")) for p in parts)
+
+
+def table_size(item):
+    """A table's rows and cells: each row one, and each cell of it and of the items of its
+    `each:` (its variants' too) one."""
+    cols = set(item.get("columns") or []) if isinstance(item.get("columns"), list) else set()
+    n = 0
+    for r in item.get("rows") or []:
+        if not isinstance(r, dict):
+            continue
+        n += 1
+        for part in [r] + [v for v in r.get("variants") or [] if isinstance(v, dict)]:
+            n += sum(1 for k in part if k in cols)
+            for x in part.get("each") or [] if isinstance(part.get("each"), list) else []:
+                n += 1 + (sum(1 for k in x if k in cols) if isinstance(x, dict) else 0)
+    return n
 
 
 def _load_books(kb, path, item, err):
@@ -823,6 +874,9 @@ def _load_table(kb, path, item, err):
     if "rows" not in item and not item.get("reported"):
         return err(path, item.line, f"table {tid}: missing 'rows' (only a table others extend may have none)")
     _check_name(path, item, err, f"table {tid}")
+    if item["kind"] not in TABLE_KINDS:
+        err(path, item.kline("kind"), f"table {tid}: kind {item['kind']!r} is not one of {'、'.join(TABLE_KINDS)}"
+                                      f"{_near_word(item['kind'], TABLE_KINDS)}")
     cols = item["columns"]
     if not isinstance(cols, list) or not all(isinstance(c, str) for c in cols):
         return err(path, item.kline("columns"), f"table {tid}: columns must be a list of names")

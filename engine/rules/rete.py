@@ -999,6 +999,15 @@ def dirty_conflict_sets(matcher):
     matcher.dirty = dirty
 
 
+def context_key(ctx):
+    """A match's bindings in one canonical order: the agenda's last tie-break.  Two activations
+    of one rule on the very same facts differ only in how they bind them (a symmetric pair
+    matched from both ends: 子 刑 卯 and 卯 刑 子); without it their order would be the order in
+    which the network happened to yield them, which differs with the hash seed and with what
+    was judged before."""
+    return tuple(sorted((k, v) if type(v) is str else (k, repr(v)) for k, v in ctx.items()))
+
+
 class _Activation(Activation):
     """experta's Activation with its hash given at creation."""
 

@@ -144,6 +144,12 @@ def test_a_chain_says_its_casting_steps_in_the_page_language(client):
     chain = _visible(type("Page", (), {"text": page.split('<ol class="chain-steps">')[1].split("</ol>")[0]}))
     assert all(step_text(s, "ja") in chain for s in steps) and not any(s.text in chain for s in steps)
     assert "中末伝" in chain and "中末傳" not in chain               # the verse's name in its Japanese form
+    import json                     # the chain's graph of a judgment read off the 三傳 carries the steps too
+    page = client.get("/board?day=丁卯&on=亥加丑&month=壬寅&why=dq07-shehai&lang=ja").text
+    graph = json.loads(re.search(r'<script type="application/json" id="chain-graph">(.*?)</script>', page, re.S).group(1))
+    cast = sorted((n["data"] for n in graph["nodes"] if n["data"]["kind"] == "cast"), key=lambda d: int(d["id"][5:]))
+    assert [d["text"] for d in cast] == [step_text(s, "ja") for s in steps]
+    assert not any("傳" in d["label"] for d in cast)
 
 
 def test_the_drill_shows_the_steps_in_the_page_language(client):
@@ -153,6 +159,10 @@ def test_the_drill_shows_the_steps_in_the_page_language(client):
     b = cast(day=les["day"], on=les["on"], night=les["night"] == "true")
     t = b.transmissions
     q = "&".join(f"k{i + 1}={l.upper}" for i, l in enumerate(b.lessons))
+    # step 2: the 四課 answered, the plate and the 四課 said (月將加占時 with them), no 三傳 yet
+    page = _visible(client.get(f"/practice?seed=7&lang=ja&{q}"))
+    assert all(step_text(s, "ja") in page for s in t.steps[:2])
+    assert not any(step_text(s, "ja") in page for s in t.steps[2:])
     q += "&chu={}&zhong={}&mo={}&men={}".format(*t.branches, t.gate)
     page = _visible(client.get(f"/practice?seed=7&lang=ja&{q}"))
     assert all(step_text(s, "ja") in page for s in t.steps)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from liuren.i18n import DEFAULT, NOTES, word
 from liuren.rules.kbload import cite
 from liuren.casting.symbols import BRANCHES, bi
+from liuren.explain.steps import step_text
 
 SHORT = {"貴人": "貴", "螣蛇": "蛇", "朱雀": "雀", "六合": "合", "勾陳": "勾", "青龍": "龍", "天空": "空",
          "白虎": "虎", "太常": "常", "玄武": "玄", "太陰": "陰", "天后": "后"}
@@ -78,7 +79,7 @@ def transmissions(board, steps=True, lang=DEFAULT):
     if steps:
         lines.append(f"  {word('發用之由', lang)}：")
         for s in t.steps:
-            lines.append(f"    · {s.text}" + (f"　「{s.verse}」{cite(s.source())}" if s.verse else ""))
+            lines.append(f"    · {step_text(s, lang)}" + (f"　「{s.verse}」{cite(s.source())}" if s.verse else ""))
     return lines
 
 

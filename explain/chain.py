@@ -67,6 +67,7 @@ def cast_steps(g):
         src = ([{"book": d.get("book", ""), "volume": d.get("volume", ""), "seed": d.get("seed"), "para": d.get("para"),
                  "quote": d["verse"]}] if d.get("verse") else [])
         out.append({"step": "cast", "rule": d.get("rule", ""), "name": d.get("name") or "起課", "matched": [d["text"]],
+                    "key": d.get("key", ""), "args": d.get("args") or {},
                     "sources": src, "interpretation": None})
     return out
 

@@ -6,6 +6,8 @@ import json
 
 import networkx as nx
 
+from liuren.explain.steps import step_name, step_text
+
 
 def _scalar(v):
     if v is None:
@@ -26,6 +28,9 @@ def localized(g, lang):
         lab = (d.get("labels") or {}).get(lang) if d.get("kind") == "firing" else None
         if lab:
             d["name_zh"], d["name"] = d["name"], lab
+        if d.get("kind") == "cast":         # a casting step said in the language, its name likewise
+            d["text_zh"], d["text"] = d.get("text", ""), step_text(d, lang)
+            d["name"] = step_name(d.get("name"), lang)
     return h
 
 

@@ -15,6 +15,7 @@ from liuren.casting.symbols import bi
 from liuren.i18n import is_rendering
 from liuren.explain import words as L
 from liuren.explain.imagery import imagery, imagery_text
+from liuren.explain.steps import step_name, step_text
 from liuren.rules.judging import cite
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -69,7 +70,7 @@ def board_parts(kb, board, lang="zh", show_chuan=True):
         chuan_rows.append({"n": i, "branch": b, "liuqin": board.liuqin_t[k][1], "dungan": board.dungan_t[k],
                            "general": T(g), "void": b in board.void,
                            "img": img.get(b, b), "img_general": img.get(g, g)})
-    steps = [{"text": L.plain(s.text, kb, lang), "verse": s.verse if s.verse and s.book != "起課 (casting.md)" else "", "book": s.book,
+    steps = [{"text": step_text(s, lang, kb), "verse": s.verse if s.verse and s.book != "起課 (casting.md)" else "", "book": s.book,
               "rule": s.rule} for s in t.steps]
     gate = t.gate + (f"・{t.subtype}" if t.subtype and t.subtype != t.gate else "")
     return {"header": header(board, lang), "day": board.day, "square": cells, "lessons": lessons, "chuan": chuan_rows, "steps": steps,
@@ -327,7 +328,8 @@ def chain_graph(g, key, lang="zh"):
                                               if lang == "ja" or not is_rendering(s)],
                                    "calc": d.get("calc") or []}})
         elif kind == "cast":
-            nodes.append({"data": {"id": n, "kind": "cast", "label": d.get("name") or "起課", "text": d.get("text", ""),
+            nodes.append({"data": {"id": n, "kind": "cast", "label": step_name(d.get("name"), lang) or L.WORDS[lang]["cast"],
+                                   "text": step_text(d, lang, kb=None),
                                    "verse": d.get("verse", ""),
                                    "book": "" if "casting.md" in (d.get("book") or "") else d.get("book", "")}})
         else:
@@ -350,13 +352,15 @@ def label_report(kb, rep, lang):
         fam = kb.entries.get(rep["family"])
         rep["family_label"] = L.display_name(fam, lang) if fam is not None else rep["family"]
     for s in rep.get("steps") or []:
+        if s["step"] == "cast" and s.get("key"):          # the step said in the reader's language
+            s["matched"] = [step_text(s, lang, kb)]
         s["matched"] = [L.plain(m, kb, lang) for m in s.get("matched") or []]
         s["produced"] = [L.plain(m, kb, lang) for m in s.get("produced") or []]
         if s.get("interpretation"):
             e = kb.entries.get(s.get("rule") or "")
             s["interpretation"] = {k: L.plain(v, kb, lang, e) if isinstance(v, str) else v
                                    for k, v in s["interpretation"].items()}
-        s["label"] = L.name_of(kb, s["rule"], s["name"], lang) if s["step"] != "cast" else s["name"]
+        s["label"] = L.name_of(kb, s["rule"], s["name"], lang) if s["step"] != "cast" else step_name(s["name"], lang)
     for d in rep.get("defeated_by") or []:
         label_report(kb, d, lang)
 

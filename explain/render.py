@@ -30,6 +30,7 @@ def localize(report, kb, lang):
     """The report for a reader of `lang`: names of entries by their label where they have one
     (the step names of the chain and its defeats too); the report remembers its language."""
     from liuren.i18n import label_of
+    from liuren.explain.steps import step_name, step_text
 
     def name(rule, default):
         e = kb.entries.get(rule) if rule else None
@@ -40,7 +41,8 @@ def localize(report, kb, lang):
         if lang != DEFAULT:
             if r.get("name") and r.get("rule"):
                 r["name_zh"], r["name"] = r["name"], name(r["rule"], r["name"])
-            r["steps"] = [dict(st, name=name(st.get("rule"), st.get("name"))) if st.get("step") != "cast" else st
+            r["steps"] = [dict(st, name=name(st.get("rule"), st.get("name"))) if st.get("step") != "cast" else
+                          dict(st, name=step_name(st.get("name"), lang), matched=[step_text(st, lang, kb)])
                           for st in r.get("steps") or []]
         if r.get("defeated_by"):
             r["defeated_by"] = [walk(d) for d in r["defeated_by"]]

@@ -192,10 +192,11 @@ def test_shehai_derivation_names_the_other_option_when_the_first_differs():
     from liuren.casting.cast import structure
     b = cast(day="丁卯", on="亥加丑")
     texts = [s.text for s in b.transmissions.steps]
-    assert any("另一取法逕以孟仲定之（shehai=mengzhong），初傳為 丑，三傳 丑亥酉（察微）" in t for t in texts)
+    assert any("另一取法（先孟仲：不計涉害之數，逕以孟仲季取之），初傳為 丑，三傳 丑亥酉（察微）" in t for t in texts)
     b = cast(day="丁卯", on="亥加丑", shehai="mengzhong")
-    assert any("另一取法計涉害深淺（shehai=count），初傳為 亥，三傳 亥酉未（涉害）" in s.text
+    assert any("另一取法（計涉害之數：數歸本家所歷之克，取其深者），初傳為 亥，三傳 亥酉未（涉害）" in s.text
                for s in b.transmissions.steps)
+    assert not any("shehai" in s.text for s in b.transmissions.steps)       # the option by its name, never its id
     # over the 720 lessons: the note is there exactly when the two options give different 初傳
     for d in JIAZI:
         for off in range(12):
@@ -206,7 +207,8 @@ def test_shehai_derivation_names_the_other_option_when_the_first_differs():
                 assert len(noted) == (1 if differs else 0), (d, off)
                 if differs:
                     alt = (m if other == "mengzhong" else c)[1]
-                    assert f"（shehai={other}），初傳為 {alt[0]}，三傳 {''.join(alt)}" in noted[0]
+                    how = "先孟仲" if other == "mengzhong" else "計涉害之數"
+                    assert f"另一取法（{how}：" in noted[0] and f"），初傳為 {alt[0]}，三傳 {''.join(alt)}" in noted[0]
 
 
 # ---------------------------------------------------------------- README: the 涉害 table

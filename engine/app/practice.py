@@ -62,7 +62,7 @@ def practice_lesson(seed, gate=None):
 def _steps_of(board):
     """The cast's derivation split as the drill asks it: the 四課 (and 月將加時), then the 三傳."""
     steps = list(board.transmissions.steps)
-    lessons = [s for s in steps if s.rule in ("jiang", "lessons")]
+    lessons = [s for s in steps if s.key in ("plate", "plate-fuyin", "plate-fanyin", "lessons")]
     return lessons, [s for s in steps if s not in lessons]
 
 

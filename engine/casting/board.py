@@ -17,6 +17,13 @@ class Step:
     seed: str = ""          # the seed text of the verse (kb/core/books.yaml)
     para: int | None = None # its ¶ (blank-line blocks, ¶0 = title)
     volume: str = ""        # 卷一 …
+    key: str = ""           # the sentence's key in explain/steps.py (zeike-zei …); "a+b": two sentences
+    args: tuple = ()        # its values, ((name, value), …): a branch, a number, or a tuple of them
+
+    @property
+    def values(self):
+        """The step's values as a dict (args is a tuple so that the board stays hashable)."""
+        return dict(self.args)
 
     def source(self):
         """The verse as a source {book, volume, seed, para, quote} (rules.kbload.cite prints it)."""
@@ -24,7 +31,8 @@ class Step:
 
     def to_dict(self):
         return {"text": self.text, "verse": self.verse, "book": self.book, "volume": self.volume,
-                "seed": self.seed, "para": self.para, "rule": self.rule}
+                "seed": self.seed, "para": self.para, "rule": self.rule, "key": self.key,
+                "args": {k: list(v) if isinstance(v, tuple) else v for k, v in self.args}}
 
 
 @dataclass(frozen=True)

@@ -45,10 +45,13 @@ def check_options(options):
 
 
 # --------------------------------------------------------------------------- structure
-def _step_kb(text, vid, kb=None):
+def _step_kb(text, vid, kb=None, key="", **args):
+    """A step: its Chinese sentence (`text`, as the JSON has it), the key and values the pages render
+    it from in the reader's language (explain/steps.py, which says the same in zh), and its verse."""
     v = core(kb).verse(vid)
+    args = tuple((k, tuple(x) if isinstance(x, list) else x) for k, x in args.items())
     return Step(text=text, verse=v.get("quote", ""), book=v.get("book", ""), rule=vid,
-                seed=v.get("seed", ""), para=v.get("para"), volume=v.get("volume", ""))
+                seed=v.get("seed", ""), para=v.get("para"), volume=v.get("volume", ""), key=key, args=args)
 
 
 @functools.lru_cache(maxsize=None)
@@ -64,8 +67,10 @@ def structure(day, offset, shehai="count", kb=None):
     u1 = tian(gong); u2 = tian(u1); u3 = tian(zhi); u4 = tian(u3)
     lessons = ((u1, stem, gong), (u2, u1, u1), (u3, zhi, zhi), (u4, u3, u3))
     steps = [_step(f"月將加占時：天盤移 {offset} 位（{'伏吟' if offset == 0 else '返吟' if offset == 6 else '各支加其位'}）",
-                   "plate-fuyin" if offset == 0 else "plate-fanyin" if offset == 6 else "plate"),
-             _step("四課：" + "　".join(f"{n}課 {u}/{l}" for n, (u, l, _) in zip("一二三四", lessons)), "lessons")]
+                   "plate-fuyin" if offset == 0 else "plate-fanyin" if offset == 6 else "plate",
+                   key="plate-fuyin" if offset == 0 else "plate-fanyin" if offset == 6 else "plate", offset=offset),
+             _step("四課：" + "　".join(f"{n}課 {u}/{l}" for n, (u, l, _) in zip("一二三四", lessons)), "lessons",
+                   key="lessons", **{f"{k}{n}": x for n, (u, l, _) in enumerate(lessons, 1) for k, x in (("u", u), ("l", l))})]
 
     def mid_last(first):
         return first, tian(first), tian(tian(first))
@@ -76,36 +81,39 @@ def structure(day, offset, shehai="count", kb=None):
         gan_up, zhi_up = u1, u3
         if ke_lessons:
             first = ke_lessons[0]
-            steps.append(_step(f"伏吟有克：{first} 與其下相克，為用", "fuyin"))
+            steps.append(_step(f"伏吟有克：{first} 與其下相克，為用", "fuyin", key="fuyin-ke", first=first))
             origin = "干" if first == gan_up else "支"
         elif yy == "陽":
             first, origin = gan_up, "干"
-            steps.append(_step(f"伏吟無克，剛日取干上神 {first} 為用（自任）", "fuyin"))
+            steps.append(_step(f"伏吟無克，剛日取干上神 {first} 為用（自任）", "fuyin", key="fuyin-ziren", first=first))
         else:
             first, origin = zhi_up, "支"
-            steps.append(_step(f"伏吟無克，柔日取支上神 {first} 為用（自信）", "fuyin"))
+            steps.append(_step(f"伏吟無克，柔日取支上神 {first} 為用（自信）", "fuyin", key="fuyin-zixin", first=first))
         # 自任 / 自信 are 伏吟 without 克 (卷七 ¶447, ¶460, ¶489, ¶492); with 克 it is 伏吟 itself (¶434, 六癸)
         subtype = "伏吟" if ke_lessons else "自任" if yy == "陽" else "自信"
         if T.xing_of[first] == first:
             # 「凡伏吟用起自刑之神，傳行杜塞，為杜傳格」 (卷七)
             subtype = "杜傳"
             mid = zhi_up if origin == "干" else gan_up
-            steps.append(_step(f"初傳 {first} 自刑，次傳取{'支' if origin == '干' else '干'}上神 {mid}（杜傳）", "fuyin-zixing"))
+            steps.append(_step(f"初傳 {first} 自刑，次傳取{'支' if origin == '干' else '干'}上神 {mid}（杜傳）", "fuyin-zixing",
+                               key="fuyin-zixing", first=first, side="支" if origin == "干" else "干", mid=mid))
         else:
             mid = T.xing_of[first]
-            steps.append(_step(f"中傳取初傳所刑：{first} 刑 {mid}", "fuyin-xing"))
+            steps.append(_step(f"中傳取初傳所刑：{first} 刑 {mid}", "fuyin-xing", key="fuyin-xing-mid", first=first, mid=mid))
         if T.xing_of[mid] == mid:
             last = T.chong_of[mid]
             subtype = "杜傳"
-            steps.append(_step(f"中傳 {mid} 又自刑，末傳取其沖 {last}（杜傳）", "fuyin-zixing-last"))
+            steps.append(_step(f"中傳 {mid} 又自刑，末傳取其沖 {last}（杜傳）", "fuyin-zixing-last",
+                               key="fuyin-zixing-last", mid=mid, last=last))
         elif T.xing_of[mid] == first:
             # 子卯 刑 each other: the transmission does not go back to 初, 末 is 中's 沖
             last = T.chong_of[mid]
             subtype = "杜傳"
-            steps.append(_step(f"中傳 {mid} 刑回初傳 {first}（{first}{mid}兩刑），不複再傳，末傳取其沖 {last}（杜傳）", "fuyin-dufu"))
+            steps.append(_step(f"中傳 {mid} 刑回初傳 {first}（{first}{mid}兩刑），不複再傳，末傳取其沖 {last}（杜傳）", "fuyin-dufu",
+                               key="fuyin-dufu", first=first, mid=mid, last=last))
         else:
             last = T.xing_of[mid]
-            steps.append(_step(f"末傳取中傳所刑：{mid} 刑 {last}", "fuyin-xing"))
+            steps.append(_step(f"末傳取中傳所刑：{mid} 刑 {last}", "fuyin-xing", key="fuyin-xing-last", mid=mid, last=last))
         return lessons, (first, mid, last), "伏吟", subtype, tuple(steps)
 
     # 賊克 -------------------------------------------------------------
@@ -117,41 +125,51 @@ def structure(day, offset, shehai="count", kb=None):
     def desc(ls, rel):
         return "、".join(f"{u}加{lb}" for (u, l, lb) in ls) + f"（{rel}）"
 
+    def on(ls):
+        return tuple(f"{u}加{lb}" for (u, l, lb) in ls)
+
     if zei or ke:
         kind = "賊" if zei else "克"
         cands = zei or ke
         uppers = list(dict.fromkeys(u for (u, _, _) in cands))
         if zei:
-            steps.append(_step("下賊上：" + desc(zei, "下克上"), "zeike"))
+            steps.append(_step("下賊上：" + desc(zei, "下克上"), "zeike", key="zeike-zei", on=on(zei)))
         else:
-            steps.append(_step("無下賊，取上克下：" + desc(ke, "上克下"), "zeike"))
+            steps.append(_step("無下賊，取上克下：" + desc(ke, "上克下"), "zeike", key="zeike-ke", on=on(ke)))
         if len(uppers) == 1:
             first = uppers[0]
             subtype = "重審" if kind == "賊" else "元首"
-            steps.append(_step(f"只一課，{first} 為初傳（{subtype}）", "zeike-one"))
+            steps.append(_step(f"只一課，{first} 為初傳（{subtype}）", "zeike-one", key="zeike-one", first=first, subtype=subtype))
             return lessons, mid_last(first), gate_prefix or "賊克", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)
         same = [u for u in uppers if T.yinyang[u] == yy]
         if len(same) == 1:
             first = same[0]
-            steps.append(_step(f"{'、'.join(uppers)} 俱{kind}；{'陽' if yy == '陽' else '陰'}日取{'陽' if yy == '陽' else '陰'}神 {first}（知一）", "biyong"))
+            steps.append(_step(f"{'、'.join(uppers)} 俱{kind}；{'陽' if yy == '陽' else '陰'}日取{'陽' if yy == '陽' else '陰'}神 {first}（知一）", "biyong",
+                               key="biyong", uppers=uppers, kind=kind, yy=yy, first=first))
             return lessons, mid_last(first), gate_prefix or "比用", "知一", tuple(steps) + (_chuan_step(mid_last(first), kb),)
         pool = same if same else uppers
-        steps.append(_step(f"{'、'.join(uppers)} 俱{kind}，" + ("俱比" if same else "俱不比") + "，入涉害", "biyong-shehai"))
+        steps.append(_step(f"{'、'.join(uppers)} 俱{kind}，" + ("俱比" if same else "俱不比") + "，入涉害", "biyong-shehai",
+                           key="biyong-shehai-bi" if same else "biyong-shehai-bubi", uppers=uppers, kind=kind))
         first, subtype, more = _shehai(T, pool, kind, offset, stem, yy, u1, u3, shehai, _step)
         steps += more
         # the book is of two minds on 涉害: the deciding step says what the other option takes, when it differs
         other = "mengzhong" if shehai == "count" else "count"
         alt, alt_sub, _ = _shehai(T, pool, kind, offset, stem, yy, u1, u3, other, _step)
         if alt != first:
-            how = "逕以孟仲定之" if other == "mengzhong" else "計涉害深淺"
+            # the other option said by its name on the form, never by its id
+            how = ("先孟仲：不計涉害之數，逕以孟仲季取之" if other == "mengzhong"
+                   else "計涉害之數：數歸本家所歷之克，取其深者")
+            alt_chuan = "".join(mid_last(alt))
             steps[-1] = dataclasses.replace(
-                steps[-1], text=steps[-1].text + f"；另一取法{how}（shehai={other}），初傳為 {alt}，三傳 {''.join(mid_last(alt))}（{alt_sub}）")
+                steps[-1], text=steps[-1].text + f"；另一取法（{how}），初傳為 {alt}，三傳 {alt_chuan}（{alt_sub}）",
+                key=f"{steps[-1].key}+alt-{other}", args=steps[-1].args + (("alt", alt), ("alt_chuan", alt_chuan), ("alt_sub", alt_sub)))
         return lessons, mid_last(first), gate_prefix or "涉害", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)
 
     # 返吟 without 克: 井欄射 ---------------------------------------------
     if fan:
         first = T.ma[zhi]
-        steps.append(_step(f"返吟無克：取日支 {zhi} 之驛馬 {first} 為初傳，中傳支上神 {u3}，末傳干上神 {u1}（井欄射）", "fanyin"))
+        steps.append(_step(f"返吟無克：取日支 {zhi} 之驛馬 {first} 為初傳，中傳支上神 {u3}，末傳干上神 {u1}（井欄射）", "fanyin",
+                           key="fanyin", zhi=zhi, first=first, u3=u3, u1=u1))
         return lessons, (first, u3, u1), "返吟", "井欄射", tuple(steps)
 
     bazhuan = gong == zhi
@@ -161,10 +179,12 @@ def structure(day, offset, shehai="count", kb=None):
     if bazhuan:
         if yy == "陽":
             first = badd(u1, 2)
-            steps.append(_step(f"八專無克（論克不論遙）：剛日自干上神 {u1} 順數三位得 {first} 為初傳，中末皆干上神", "bazhuan"))
+            steps.append(_step(f"八專無克（論克不論遙）：剛日自干上神 {u1} 順數三位得 {first} 為初傳，中末皆干上神", "bazhuan",
+                               key="bazhuan-yang", u1=u1, first=first))
         else:
             first = badd(u4, -2)
-            steps.append(_step(f"八專無克（論克不論遙）：柔日自第四課上神 {u4} 逆數三位得 {first} 為初傳，中末皆干上神", "bazhuan"))
+            steps.append(_step(f"八專無克（論克不論遙）：柔日自第四課上神 {u4} 逆數三位得 {first} 為初傳，中末皆干上神", "bazhuan",
+                               key="bazhuan-yin", u4=u4, first=first))
         subtype = "獨足" if first == u1 else "八專"
         return lessons, (first, u1, u1), "八專", subtype, tuple(steps)
 
@@ -181,34 +201,43 @@ def structure(day, offset, shehai="count", kb=None):
         assert len(pick) == 1, (day, offset, pick)
         first = pick[0]
         note = "" if len(group) == 1 else f"，{'、'.join(group)} 中取與日同陰陽者"
-        steps.append(_step(f"四課無克，{what}：{'、'.join(group)}{note}，{first} 為初傳（{subtype}）", "yaoke"))
+        steps.append(_step(f"四課無克，{what}：{'、'.join(group)}{note}，{first} 為初傳（{subtype}）", "yaoke",
+                           key=("yaoke-hao" if hao else "yaoke-tan") + ("" if len(group) == 1 else "-pick"),
+                           group=group, first=first))
         return lessons, mid_last(first), "遙克", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)
 
     # 昴星 / 別責 --------------------------------------------------------
     if len(distinct) == 4:
         if yy == "陽":
             first = tian("酉")
-            steps.append(_step(f"無克無遙，四課俱全：剛日仰視酉上神 {first} 為初傳", "maoxing"))
-            steps.append(_step(f"剛日先辰後日：中傳支上神 {u3}，末傳干上神 {u1}（虎視）", "maoxing-order"))
+            steps.append(_step(f"無克無遙，四課俱全：剛日仰視酉上神 {first} 為初傳", "maoxing",
+                               key="maoxing-yang", first=first))
+            steps.append(_step(f"剛日先辰後日：中傳支上神 {u3}，末傳干上神 {u1}（虎視）", "maoxing-order",
+                               key="maoxing-order-yang", u3=u3, u1=u1))
             return lessons, (first, u3, u1), "昴星", "虎視", tuple(steps)
         first = under("酉")
-        steps.append(_step(f"無克無遙，四課俱全：柔日俯察天盤酉下之地盤 {first} 為初傳", "maoxing"))
-        steps.append(_step(f"柔日先日後辰：中傳干上神 {u1}，末傳支上神 {u3}（冬蛇掩目）", "maoxing-order"))
+        steps.append(_step(f"無克無遙，四課俱全：柔日俯察天盤酉下之地盤 {first} 為初傳", "maoxing",
+                           key="maoxing-yin", first=first))
+        steps.append(_step(f"柔日先日後辰：中傳干上神 {u1}，末傳支上神 {u3}（冬蛇掩目）", "maoxing-order",
+                           key="maoxing-order-yin", u1=u1, u3=u3))
         return lessons, (first, u1, u3), "昴星", "冬蛇掩目", tuple(steps)
     if yy == "陽":
         partner = T.ganhe[stem]
         first = tian(T.jigong[partner])
-        steps.append(_step(f"無克無遙，四課不全：剛日取干合 {partner}（寄{T.jigong[partner]}）上神 {first} 為初傳，中末皆干上神 {u1}", "biezhe"))
+        steps.append(_step(f"無克無遙，四課不全：剛日取干合 {partner}（寄{T.jigong[partner]}）上神 {first} 為初傳，中末皆干上神 {u1}", "biezhe",
+                           key="biezhe-yang", partner=partner, gong=T.jigong[partner], first=first, u1=u1))
     else:
         members = T.sanhe_members[T.sanhe_group[zhi]]
         first = members[(members.index(zhi) + 1) % 3]
-        steps.append(_step(f"無克無遙，四課不全：柔日取支前三合 {first} 為初傳，中末皆干上神 {u1}", "biezhe"))
+        steps.append(_step(f"無克無遙，四課不全：柔日取支前三合 {first} 為初傳，中末皆干上神 {u1}", "biezhe",
+                           key="biezhe-yin", first=first, u1=u1))
     return lessons, (first, u1, u1), "別責", "別責", tuple(steps)
 
 
 def _chuan_step(chuan, kb=None):
     a, b, c = chuan
-    return _step_kb(f"初傳 {a}，{a} 上見 {b} 為中傳，{b} 上見 {c} 為末傳", "chuanfa", kb)
+    return _step_kb(f"初傳 {a}，{a} 上見 {b} 為中傳，{b} 上見 {c} 為末傳", "chuanfa", kb,
+                    key="chuanfa", a=a, b=b, c=c)
 
 
 def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method, _step):
@@ -227,27 +256,32 @@ def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method, _step):
                 n += len(hits)
                 seen += hits
             depth[u] = n
-            steps.append(_step(f"{u}加{start}，歸本家 {u}，歷 {'、'.join(seen) or '無'}，{n} 重", "shehai"))
+            steps.append(_step(f"{u}加{start}，歸本家 {u}，歷 {'、'.join(seen) or '無'}，{n} 重", "shehai",
+                               key="shehai-count" if seen else "shehai-count-none", u=u, start=start, seen=seen, n=n))
         best = max(depth.values())
         tied = [u for u in pool if depth[u] == best]
         if len(tied) == 1:
-            steps.append(_step(f"{tied[0]} 涉害最深，為初傳", "shehai"))
+            steps.append(_step(f"{tied[0]} 涉害最深，為初傳", "shehai", key="shehai-deepest", first=tied[0]))
             return tied[0], "涉害", steps
-        steps.append(_step(f"{'、'.join(tied)} 涉害俱 {best} 重，深淺相等", "shehai-tie"))
+        steps.append(_step(f"{'、'.join(tied)} 涉害俱 {best} 重，深淺相等", "shehai-tie", key="shehai-tie", tied=tied, best=best))
     else:
         tied = list(pool)
-        steps.append(_step(f"{'、'.join(tied)}：不計涉害之數，逕以孟仲定之（shehai=mengzhong）", "shehai-tie"))
+        steps.append(_step(f"{'、'.join(tied)}：依先孟仲之取法，不計涉害之數，逕以孟仲定之", "shehai-tie",
+                           key="shehai-mengzhong", tied=tied))
     meng = [u for u in tied if T.mzj[under(u)] == "孟"]
     if len(meng) == 1:
-        steps.append(_step(f"{meng[0]} 臨孟（{under(meng[0])}），為初傳（見機）", "shehai-tie"))
+        steps.append(_step(f"{meng[0]} 臨孟（{under(meng[0])}），為初傳（見機）", "shehai-tie",
+                           key="shehai-meng", first=meng[0], under=under(meng[0])))
         return meng[0], "見機", steps
     if not meng:
         zhong = [u for u in tied if T.mzj[under(u)] == "仲"]
         if len(zhong) == 1:
-            steps.append(_step(f"{zhong[0]} 臨仲（{under(zhong[0])}），為初傳（察微）", "shehai-tie"))
+            steps.append(_step(f"{zhong[0]} 臨仲（{under(zhong[0])}），為初傳（察微）", "shehai-tie",
+                               key="shehai-zhong", first=zhong[0], under=under(zhong[0])))
             return zhong[0], "察微", steps
     first = gan_up if yy == "陽" else zhi_up
-    steps.append(_step(f"孟仲亦等，{'剛日取干上神' if yy == '陽' else '柔日取支上神'} {first} 為初傳（復等）", "shehai-tie"))
+    steps.append(_step(f"孟仲亦等，{'剛日取干上神' if yy == '陽' else '柔日取支上神'} {first} 為初傳（復等）", "shehai-tie",
+                       key="shehai-fudeng-yang" if yy == "陽" else "shehai-fudeng-yin", first=first))
     return first, "復等", steps
 
 

@@ -602,7 +602,7 @@ class Judgment:
         prev = None
         for i, s in enumerate(self.board.transmissions.steps):
             node = f"cast:{i}"
-            g.add_node(node, kind="cast", order=i, text=s.text, verse=s.verse, book=s.book, volume=s.volume,
+            g.add_node(node, kind="cast", order=i, text=s.text, key=s.key, args=s.to_dict()["args"], verse=s.verse, book=s.book, volume=s.volume,
                        seed=s.seed, para=s.para, rule=s.rule,
                        name=(self.kb.verses.get(s.rule) or {}).get("name", "起課"))
             if prev:

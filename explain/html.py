@@ -264,8 +264,16 @@ def findings(kb, r, keep=None, lang="zh"):
             if not (decl and decl.get("show")):
                 continue
             h = out.setdefault(decl["show"], {"lines": {}, "decl": decl, "facts": []})
-            line = texts(d)
-            x = h["lines"].setdefault(line, {"text": line, "refs": []})
+            by = decl.get("group_by")
+            if by and by in d:
+                # one line per subject and value, its criteria joined: 所臨 丑 為舊（依旺衰、長生墓）
+                key = tuple((k, str(v)) for k, v in sorted(d.items()) if k not in (by, "t"))
+                x = h["lines"].setdefault(key, {"fact": d, "bys": [], "refs": []})
+                if d[by] not in x["bys"]:
+                    x["bys"].append(d[by])
+            else:
+                line = texts(d)
+                x = h["lines"].setdefault(line, {"text": line, "refs": []})
             for s in f.sources:
                 c = cite(s) if s.get("seed") else None
                 if c and c not in x["refs"]:
@@ -286,7 +294,12 @@ def findings(kb, r, keep=None, lang="zh"):
                     views.append(L.WORDS[lang]["views_line"].format(
                         subject=" ".join(str(x) for x in subject),
                         views="；".join(f"{v}（{'、'.join(dict.fromkeys(map(str, bys)))}）" for v, bys in vs.items())))
-        result.append({"heading": heading, "lines": list(h["lines"].values()), "views": views})
+        lines = []
+        for x in h["lines"].values():
+            if "fact" in x:
+                x = {"text": texts({**x["fact"], by: "、".join(map(str, x["bys"]))}), "refs": x["refs"]}
+            lines.append(x)
+        result.append({"heading": heading, "lines": lines, "views": views})
     return result
 
 

@@ -183,3 +183,25 @@ def test_the_notebook_reads_as_the_page(boards):
         assert first in h and views in h and "途：" not in h.replace("途皆成：", "")
         assert re.search(r'<details class="kind" data-kind="課體" open>', h)
         assert re.search(r'<details class="kind" data-kind="神煞">', h)
+
+
+def test_a_finding_read_by_several_criteria_is_one_line():
+    """所臨 丑 為舊 by 旺衰, by 長生墓 and by 孟仲季 is one line naming the three criteria: a
+    subject and value of a `group_by` type appears once, whatever the number of criteria."""
+    import re as _re
+    from liuren import cast, judge
+    from liuren.explain import html as H
+    from liuren.rules.kbload import load_kb
+    kb = load_kb(None)
+    grouped = {d["show"] for d in kb.declared.values() if d.get("show") and d.get("group_by")}
+    assert grouped
+    joined = 0
+    for day, on in (("丁卯", "亥加丑"), ("甲子", "辰加子"), ("戊辰", "丑加申"), ("癸酉", "午加寅")):
+        for h in H.findings(kb, judge(cast(day=day, on=on, month="壬寅"))):
+            if h["heading"] not in grouped:
+                continue
+            bare = [_re.sub(r"（依[^）]*）", "", x["text"]) for x in h["lines"]]
+            assert len(bare) == len(set(bare)), h["lines"]
+            joined += sum("、" in _re.search(r"（依([^）]*)）", x["text"]).group(1)
+                          for x in h["lines"] if "（依" in x["text"])
+    assert joined >= 1

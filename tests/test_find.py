@@ -6,6 +6,7 @@ The indexes here cover a small space (the first day or two of the sixty: 288 or 
 the tests stay quick; the full space is the same walk, 60 times longer."""
 import json
 import random
+import re
 import shutil
 import textwrap
 
@@ -300,13 +301,24 @@ def test_a_questions_rules_get_an_index_of_their_own(tmp_path):
     assert X.index_key(str(d), {}, "試問", DAYS) != X.index_key(str(d), {}, None, DAYS)
 
 
-def test_an_index_not_built_is_503_with_the_command(client):
-    r = client.get("/api/find", params={"q": "斬首", "guiren": "甲羊", "shehai": "mengzhong"})
-    if r.status_code == 200:            # someone built it: nothing to see here
-        return
-    assert r.status_code == 503 and "liuren find --build --guiren 甲羊 --shehai mengzhong" in r.json()["error"]
-    page = client.get("/find", params={"q": "斬首", "guiren": "甲羊", "shehai": "mengzhong"})
-    assert page.status_code == 503 and "liuren find --build" in page.text
+def test_an_index_not_built_is_503_with_the_command(client, tmp_path, monkeypatch):
+    """An index nobody built: the API's one line names the command that builds it; the page says
+    so in the page's words, with no command line."""
+    monkeypatch.setenv("LIUREN_CACHE_DIR", str(tmp_path / "empty-cache"))
+    from liuren.app.find import Finder
+    client.app.state.finder, kept = Finder(client.app.state.finder.kb_dir), client.app.state.finder
+    try:
+        r = client.get("/api/find", params={"q": "斬首", "guiren": "甲羊", "shehai": "mengzhong"})
+        assert r.status_code == 503 and "liuren find --build --guiren 甲羊 --shehai mengzhong" in r.json()["error"]
+        from liuren.explain.words import WORDS
+        for lang in ("zh", "ja"):
+            page = client.get("/find", params={"q": "斬首", "guiren": "甲羊", "shehai": "mengzhong", "lang": lang})
+            assert page.status_code == 503
+            error = re.search(r'<p class="error"[^>]*>(.*?)</p>', page.text, re.S).group(1)
+            assert error and "--" not in error and "liuren" not in error
+            assert ("索引" in error) and (re.search(r"[ぁ-ん]", error) is not None) == (lang == "ja")
+    finally:
+        client.app.state.finder = kept
 
 
 def test_each_lesson_lists_boards_of_different_lessons(ix):

@@ -9,6 +9,7 @@ file and the line (KBError); ``liuren kb check`` reports them all.
 """
 from __future__ import annotations
 
+import collections
 import difflib
 import functools
 import os
@@ -328,9 +329,9 @@ class KB:
     # ---- lookups
     @property
     def entries(self):
-        d = dict(self.rows)
-        d.update(self.rules)
-        return d
+        """Rules and named rows by id (a rule where both have the id), as one read-only view:
+        no copy, so a lookup costs two dict lookups however often it is made."""
+        return collections.ChainMap(self.rules, self.rows)
 
     def find(self, key):
         """Entries whose id, name or alias is `key` (a list: names can be shared)."""

@@ -32,6 +32,7 @@ def cmd_judge(a):
     if r.question:
         print(f"{word('所問', lang)}：" + (f"{r.asked}（{word('即', lang)} {r.question}）" if r.asked != r.question else r.question))
     print()
+    from liuren.explain.html import gate_note
     groups = r.by_kind(include_placements=a.all)
     if keep:
         groups = {k: [f for f in fs if keep(f)] for k, fs in groups.items()}
@@ -45,6 +46,9 @@ def cmd_judge(a):
             lines.setdefault(firing_line(f, r, lang), []).append(f)
         for line, group in lines.items():
             print(grounds_line(line, group, r.kb, lang))
+            note = gate_note(r.kb, r.board, group[0], lang)
+            if note:                    # 比用格 on a 涉害 board: why it is listed, as on the page
+                print(f"      ※ {note}")
     for heading, lines in r.findings(keep).items():
         print(f"【{heading}】")
         for line in lines:

@@ -205,3 +205,25 @@ def test_a_finding_read_by_several_criteria_is_one_line():
             joined += sum("、" in _re.search(r"（依([^）]*)）", x["text"]).group(1)
                           for x in h["lines"] if "（依" in x["text"])
     assert joined >= 1
+
+
+def test_the_cli_says_why_a_keti_of_another_gate_is_listed(capsys):
+    """The CLI prints the page's line under a 課體 named after a gate the cast did not take."""
+    from liuren.cli.main import main
+    from liuren.rules.kbload import load_kb
+    from liuren import cast, judge
+    kb = load_kb(None)
+    rnd = random.Random(5)
+    for _ in range(200):
+        p = {"day": rnd.choice(JIAZI), "on": f"{rnd.choice(BRANCHES)}加{rnd.choice(BRANCHES)}"}
+        r = judge(cast(**p))
+        noted = [f for f in r.fired if H.gate_note(kb, r.board, f)]
+        if noted:
+            break
+    else:
+        raise AssertionError("no board of the sample lists a 課體 of another gate")
+    assert main(["judge", "--day", p["day"], "--on", p["on"]]) == 0
+    out = capsys.readouterr().out.splitlines()
+    note = H.gate_note(kb, r.board, noted[0])
+    i = next(i for i, x in enumerate(out) if x.startswith(f"  {noted[0].name}"))
+    assert out[i + 1].strip() == f"※ {note}"

@@ -295,19 +295,34 @@ def merge_pairs(pairs, more):
 
 
 # --------------------------------------------------------------------------- analysis
-def _declared(kb, a, b):
+def _declared_rows(kb):
+    """The table declared-conflicts as (the pairs its rows name, the cells that are globs)."""
+    named, globs = set(), []
+    t = kb.tables.get("declared-conflicts")
+    for row in (t.rows if t is not None else ()):
+        for cell in row.data:
+            x, y = cell["甲"], cell["乙"]
+            if any(ch in x + y for ch in "*?["):
+                globs.append((x, y))
+            else:
+                named.add((x, y))
+                named.add((y, x))
+    return named, globs
+
+
+def _declared(kb, a, b, rows=None):
     """Does the KB declare that a and b may co-fire with opposite readings?  On either rule
     (conflicts / defeats / defeated_by, or its table's conflicts), or as a row of the table
-    declared-conflicts (globs on both sides, with the reason and its source)."""
+    declared-conflicts (the two ids named, or globs on both sides, with the reason and its
+    source).  `rows` is _declared_rows(kb), worked out once for many pairs."""
     ents = kb.entries
-    t = kb.tables.get("declared-conflicts")
-    if t is not None:
-        for row in t.rows:
-            for cell in row.data:
-                x, y = cell["甲"], cell["乙"]
-                if (fnmatch.fnmatchcase(a, x) and fnmatch.fnmatchcase(b, y)) or \
-                        (fnmatch.fnmatchcase(b, x) and fnmatch.fnmatchcase(a, y)):
-                    return True
+    named, globs = rows if rows is not None else _declared_rows(kb)
+    if (a, b) in named:
+        return True
+    for x, y in globs:
+        if (fnmatch.fnmatchcase(a, x) and fnmatch.fnmatchcase(b, y)) or \
+                (fnmatch.fnmatchcase(b, x) and fnmatch.fnmatchcase(a, y)):
+            return True
 
     def decl(x):
         e = ents.get(x)
@@ -335,10 +350,11 @@ def analyse(kb, boards, fired_at, pairs):
     always = sorted(e.id for e in checkable if len(fired_at.get(e.id, ())) == n)
 
     conflicts = {"declared": [], "undeclared": []}
+    rows = _declared_rows(kb)
     for (a, b), (count, ex) in sorted(pairs.items()):
         item = {"a": a, "a_name": ents[a].name if a in ents else a, "b": b, "b_name": ents[b].name if b in ents else b,
                 "boards": count, "example": _board_ref(boards[ex[0]]) | {"branch": ex[1]}}
-        conflicts["declared" if _declared(kb, a, b) else "undeclared"].append(item)
+        conflicts["declared" if _declared(kb, a, b, rows) else "undeclared"].append(item)
 
     # redundancy and subsumption among judgments that fire sometimes but not always
     bits = {}

@@ -14,7 +14,7 @@ import string
 from liuren.rules.compile import TEST_FUNCS, expand_macros
 from liuren.rules.facts import BUILTIN_FACTS
 from liuren.rules.judging import _sources
-from liuren.rules.kbload import TEST_OPS, VAR_RE, load_kb
+from liuren.rules.kbload import VAR_RE, load_kb
 
 BUDGET = 50000
 
@@ -179,20 +179,48 @@ def best_assignment(items, fb, pre):
     return best["held"], best["b"]
 
 
+# a test between two values, in words (never the engine's operator)
+TEST_WORDS = {"eq": "{x} 即 {y}", "ne": "{x} 與 {y} 不同", "lt": "{x} 少於 {y}", "le": "{x} 不多於 {y}",
+              "gt": "{x} 多於 {y}", "ge": "{x} 不少於 {y}", "in": "{x} 在 {y} 之中", "notin": "{x} 不在 {y} 之中"}
+CALC_WORDS = {"add": "加", "sub": "減", "mul": "乘", "div": "除以"}
+
+
 def _fmt_value(v, b):
     if _is_var(v):
         return str(b[v]) if v in b else "某"
     if isinstance(v, list):
         return "或".join(str(x) for x in v)
+    if isinstance(v, dict) and "not" not in v:          # a calculation: 某 乘 某
+        (op, args), = v.items()
+        args = args if isinstance(args, list) else [args]
+        if op == "neg":
+            return "負" + _fmt_value(args[0], b)
+        return f"{CALC_WORDS.get(op, op)}".join(_fmt_value(a, b) for a in args) if len(args) > 1 else _fmt_value(args[0], b)
     if isinstance(v, dict):
         inner = v["not"]
         return "非" + (_fmt_value(inner, b) if not isinstance(inner, list) else "、".join(map(str, inner)))
     return str(v)
 
 
-def cond_text(cond, b, kb):
+def rule_names(kb, v, b, ref=None):
+    """The rules a 判 pattern names (an id, a list of ids, or a variable), by their names: 「重審墓絕生旺」."""
+    ids = v if isinstance(v, list) else [v]
+    out = []
+    for x in ids:
+        if _is_var(x):
+            x = b.get(x)
+        e = kb.entries.get(x) if isinstance(x, str) else None
+        if e is None:
+            out.append("某")
+        else:
+            out.append(ref(e) if ref else f"「{e.name}」")
+    return "或".join(out)
+
+
+def cond_text(cond, b, kb, ref=None):
+    """A condition in words.  ref(entry): how another rule is named (default 「name」)."""
     if isinstance(cond, list):
-        return "；".join(cond_text(c, b, kb) for c in cond)
+        return "；".join(cond_text(c, b, kb, ref) for c in cond)
     if "macro" in cond:
         m = cond["macro"]
         params = kb.macros[m["name"]]["params"]
@@ -201,14 +229,18 @@ def cond_text(cond, b, kb):
     k = next(x for x in cond if x != "macro")
     v = cond[k]
     if k == "all":
-        return "；".join(cond_text(c, b, kb) for c in v)
+        return "；".join(cond_text(c, b, kb, ref) for c in v)
     if k == "any":
-        return "或（" + "｜".join(cond_text(c, b, kb) for c in v) + "）"
+        return "或（" + "｜".join(cond_text(c, b, kb, ref) for c in v) + "）"
     if k == "not":
-        return "無（" + cond_text(v, b, kb) + "）"
+        return "無（" + cond_text(v, b, kb, ref) + "）"
     if k == "test":
         (op, (x, y)), = v.items()
-        return f"{_fmt_value(x, b)} {TEST_OPS[op]} {_fmt_value(y, b)}"
+        return TEST_WORDS[op].format(x=_fmt_value(x, b), y=_fmt_value(y, b))
+    if k == "判" and "規" in v:                 # another rule's judgment, by its name
+        names = rule_names(kb, v["規"], b, ref)
+        if names != "某":
+            return f"已成 {names}"
     tpl = BUILTIN_FACTS.get(k, {}).get("text") or kb.fact_text.get(k)
     if k in kb.tables:
         tpl = kb.tables[k].meta.get("text") or tpl

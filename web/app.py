@@ -263,7 +263,9 @@ def create_app(kb=None, warm=True):
             c = drill.practice_check(svc, p, lang)
         except LiurenError as e:
             return page_error(request, e, _status(e), lang)
-        keep = {k: v for k, v in p.items() if k in ("seed", "gate", "lang")}
+        keep = {k: v for k, v in p.items() if k in ("seed", "gate", "shehai", "lang")}
+        # the worksheet starts at another seed: it never prints the lesson on screen with its answer
+        sheet = {**{k: v for k, v in keep.items() if k != "seed"}, "seed": str(drill.sheet_seed(c["seed"])), "n": "12"}
         return page(request, "practice.html", {
             "lang": lang, "p": p, "c": c,
             "b": H.board_parts(svc.kb, c["r"].board, lang, show_chuan=c["step"] >= 3),
@@ -271,13 +273,13 @@ def create_app(kb=None, warm=True):
             "ticked": set(p.get("ge", [])), "hidden": keep,
             "board_qs": P.query_string(dict(c["lesson"], lang=lang) if lang != "zh" else c["lesson"]),
             "next_qs": P.query_string({**keep, "seed": str((c["seed"] + 1) % 10 ** 9)}),
-            "sheet_qs": P.query_string({**keep, "n": "10"})})
+            "sheet_qs": P.query_string(sheet)})
 
     @app.get("/practice/sheet", response_class=HTMLResponse, summary="a printable worksheet: n lessons and their answer key")
     def practice_sheet(request: Request):
         lang = lang_of(request)
         try:
-            p = params(request, ("seed", "n", "gate", "lang"))
+            p = params(request, ("seed", "n", "gate", "shehai", "lang"))
             lang = L.check_lang(p.get("lang"))
             sheet = drill.worksheet(svc, p, lang)
         except LiurenError as e:

@@ -21,8 +21,9 @@ def rule_view(svc, key, lang="zh"):
     from liuren.rules.judging import _sources, cite
     e = svc.entry(key)
     detail = svc.rule_json(e.id)
-    from liuren.explain.conditions import conditions_in_words
-    family, conds = conditions_in_words(svc.kb, e)
+    from liuren.explain.conditions import conditions_in_words, segments, then_in_words
+    family, conds = conditions_in_words(svc.kb, e, links=True)
+    conds = [segments(c, svc.kb, lang) for c in conds]
     from liuren.i18n import is_rendering
     sources = [{"quote": s.get("quote", ""), "cite": cite(s)} for s in _sources(svc.kb, e)
                if lang == "ja" or not is_rendering(s)]          # the 日譯's paragraphs only under ja
@@ -33,7 +34,10 @@ def rule_view(svc, key, lang="zh"):
         for x in ex.get(k) or []:
             b = x.get("board") or {}
             src = x.get("source")
-            out.append({"board": b, "text": L.board_text(b, lang), "why": x.get("why", ""),
+            text = L.board_text({k: v for k, v in b.items() if k != "variants"}, lang)
+            if b.get("variants"):
+                text += "　" + variants_text(svc.kb, b["variants"], lang)
+            out.append({"board": b, "text": text, "why": L.plain(x.get("why", ""), svc.kb, lang, e),
                         "query": board_query(dict(b)) + f"&why={e.id}", "says": x.get("says"), "chuan": x.get("chuan"),
                         "cite": (cite({**src, "book": svc.kb.book_of(src)[0], "volume": svc.kb.book_of(src)[1]})
                                  if isinstance(src, dict) and src.get("seed") else None),
@@ -46,15 +50,28 @@ def rule_view(svc, key, lang="zh"):
         from liuren.explain.whynot import reporting_rule
         reports = [{"id": r.id, "name": L.display_name(r, lang)} for r in svc.kb.rows.values()
                    if reporting_rule(svc.kb, r.id)[0] is e]
-    return {"e": e, "label": L.display_name(e, lang), "ja": (e.meta.get("labels") or {}).get("ja"),
+    return {"e": e, "label": L.display_name(e, lang), "reading": L.plain(e.reading, svc.kb, lang, e), "ja": (e.meta.get("labels") or {}).get("ja"),
             "detail": detail, "family": ({"id": family.id, "label": L.display_name(family, lang)}
                                          if family is not None and family.id != e.id else None),
             "conditions": conds, "sources": sources, "examples": examples, "related": related,
             "variants": e.variants, "reports": reports,
             "interpretation": ({k: L.plain(v, svc.kb, lang, e) if isinstance(v, str) else v
                                 for k, v in e.interpretation.items()} if e.interpretation else None),
-            "then": e.meta.get("then"), "unreachable": e.meta.get("unreachable"), "always": e.meta.get("always")}
+            "then": then_in_words(svc.kb, e), "unreachable": e.meta.get("unreachable"), "always": e.meta.get("always")}
 
+
+
+def variants_text(kb, variants, lang="zh"):
+    """An example's readings in words: 三光課依「觀月經」之讀 (never {'dq07-sanguang': 'guanyue'})."""
+    out = []
+    for rid, vid in (variants.items() if isinstance(variants, dict) else []):
+        e = kb.entries.get(rid)
+        name = L.display_name(e, lang) if e is not None else ("" if rid == "*" else rid)
+        lab = next((v.get("label") for v in (e.variants if e is not None else []) if v["id"] == vid), None)
+        lab = lab or L.TERMS[lang].get(vid, vid)
+        out.append(L.WORDS[lang]["variant_reading"].format(name=name, label=lab) if name
+                   else L.WORDS[lang]["variant_reading_all"].format(label=lab))
+    return "、".join(out)
 
 
 def is_branch_value(x):

@@ -323,9 +323,11 @@ def chain_graph(g, key, lang="zh"):
         for c in g.successors(n):
             if g.edges[n, c].get("role") == "conclusion" and g.nodes[c].get("type") != "判":
                 keep.add(c)
-    chuan = [n for n in keep if g.nodes[n].get("type") == "傳"]
-    if chuan:
-        keep |= {n for n, d in g.nodes(data=True) if d.get("kind") == "cast"}
+    from liuren.explain.chain import _step_part, needed_steps, reads_of
+    casts = [{"key": d.get("key") or "", "n": n} for n, d in g.nodes(data=True) if d.get("kind") == "cast"]
+    keep |= {x["n"] for x in needed_steps(casts, reads_of(g, firings))}
+    from liuren.explain.factwords import is_dump, row_words
+    kb = _kb_of(g)
     nodes, edges = [], []
     tset = set(targets)
     for n in keep:
@@ -346,16 +348,30 @@ def chain_graph(g, key, lang="zh"):
                                    "verse": d.get("verse", ""),
                                    "book": "" if "casting.md" in (d.get("book") or "") else d.get("book", "")}})
         else:
-            nodes.append({"data": {"id": n, "kind": "fact", "origin": d.get("origin", ""), "label": d.get("text", n),
+            fields = d.get("fields") or {}
+            label = d.get("text", n)
+            if d.get("origin") == "table" and is_dump(label, kb, fields):
+                label = row_words(kb, fields, lang) or label
+            t = fields.get("t") or d.get("type", "")
+            # the panel names the fact's kind in words (the table's name), never its id or a dump of its cells
+            type_word = kb.tables[t].name if kb is not None and t in kb.tables else L.WORDS[lang]["fact_kinds"].get(t, "")
+            nodes.append({"data": {"id": n, "kind": "fact", "origin": d.get("origin", ""), "label": L.plain(label, kb, lang),
                                    "origin_word": L.WORDS[lang]["origins"].get(d.get("origin", ""), ""),
-                                   "type": d.get("type", ""), "fields": {k: v for k, v in (d.get("fields") or {}).items()
-                                                                         if k != "t"}}})
+                                   "type_word": type_word}})
     for a, b, d in g.edges(data=True):
         if a in keep and b in keep:
             edges.append({"data": {"id": f"{a}->{b}", "source": a, "target": b, "role": d.get("role", "")}})
     nodes.sort(key=lambda x: x["data"]["id"])
     return {"nodes": nodes, "edges": edges}
 
+
+
+def _kb_of(g):
+    from liuren.rules.kbload import load_kb
+    try:
+        return load_kb(g.graph.get("kb") or None)
+    except Exception:               # words for the panel only: the graph is drawn without them
+        return None
 
 
 def label_report(kb, rep, lang):

@@ -40,7 +40,7 @@ class FactBase:
         self._tables = {}
 
     def _row_text(self, tab, f):
-        cells = " ".join(f"{k}{v}" for k, v in f.items() if k != "id")
+        from liuren.explain.factwords import row_words
         row = self.kb.rows.get(f.get("id"))
         tpl = tab.meta.get("text")
         if tpl:
@@ -48,7 +48,8 @@ class FactBase:
                 return tpl.format(**f)
             except (KeyError, IndexError, ValueError):
                 pass
-        return f"「{row.name}」（{cells}）" if row else f"{tab.name}（{cells}）"
+        words = row_words(self.kb, {"t": tab.fact_type, **{k: v for k, v in f.items() if k != "id"}})
+        return f"「{row.name}」：{words}" if row else words
 
     def facts(self, t):
         if t in self.by_type:
@@ -247,15 +248,18 @@ def cond_text(cond, b, kb, ref=None):
     vals = {f: _fmt_value(x, b) for f, x in v.items()}
     row = kb.rows.get(vals.get("id"))
     if row is not None:               # the table row of the entry itself
-        cells = " ".join(f"{f}{x}" for f, x in vals.items() if f != "id")
-        return f"依「{row.name}」之表行（{cells}）" if cells else f"依「{row.name}」之表行"
+        from liuren.explain.factwords import row_words
+        cells = {f: x for f, x in vals.items() if f != "id"}
+        return f"依「{row.name}」" + ("：" + row_words(kb, {"t": k, **cells}) if cells and k in kb.tables else "")
     if tpl:
         try:
             return string.Formatter().vformat(tpl, (), _Missing(vals))
         except (IndexError, ValueError):
             pass
-    name = kb.tables[k].name if k in kb.tables else k
-    return f"{name}：" + " ".join(f"{f}{x}" for f, x in vals.items())
+    if k in kb.tables:
+        from liuren.explain.factwords import row_words
+        return row_words(kb, {"t": k, **{f: x for f, x in vals.items() if f != "id"}})
+    return f"{k}：" + "，".join(f"{f}為{x}" for f, x in vals.items())
 
 
 def nearest(cond, b, fb, n=3):
@@ -299,7 +303,7 @@ def _witnesses(cond, b, fb):
 
 
 def _plain_text(f):
-    return " ".join(f"{k}{v}" for k, v in f.items() if k not in ("t",))
+    return "，".join(f"{k}為{v}" for k, v in f.items() if k not in ("t", "id"))
 
 
 def reporting_rule(kb, key):

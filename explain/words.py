@@ -144,6 +144,8 @@ WORDS = {
         # tooltips
         "earth_tip": "地盤 {b}",
         "origins": {"board": "盤上所見", "derived": "推得", "table": "表行"},
+        "fact_kinds": {"位": "盤上之位", "盤": "天地盤", "課": "四課", "傳": "三傳", "日": "日干支", "晝夜": "晝夜", "遁": "遁干",
+                       "時令": "時令", "人": "占者", "問": "所問", "判": "已成之判", "空": "旬空", "煞": "神煞", "見": "神煞所見"},
         # /docs: the JSON API
         "docs_title": "資料介面（API）", "docs_intro": "每頁皆有其 JSON 之對應，參數同頁面；以網址取之，答以 JSON（推理圖另有 GraphML、DOT、Mermaid）。參數名為程式所用之代號，列於左，其義列於右。",
         "docs_try": "互動試用（Swagger UI，其介面為英文）", "docs_spec": "OpenAPI 規格（JSON）", "docs_params": "參數",
@@ -236,6 +238,8 @@ WORDS = {
         "find_cooccur": "よく共に発するもの", "find_where": "見える所", "find_share": "割合", "find_lift": "リフト値",
         "earth_tip": "地盤 {b}",
         "origins": {"board": "盤上の事実", "derived": "推得", "table": "表の行"},
+        "fact_kinds": {"位": "盤上の位", "盤": "天地盤", "課": "四課", "傳": "三伝", "日": "日の干支", "晝夜": "昼夜", "遁": "遁干",
+                       "時令": "時令", "人": "占う人", "問": "問う事", "判": "成立した判断", "空": "旬空", "煞": "神殺", "見": "神殺の見える所"},
         "docs_title": "データ窓口（API）", "docs_intro": "どのページにも同じ項目の JSON 版がある。URL で求め、JSON で答える（推論図は GraphML・DOT・Mermaid も）。項目名はプログラムの記号で左に、意味は右に示す。",
         "docs_try": "対話的に試す（Swagger UI、画面は英語）", "docs_spec": "OpenAPI 仕様（JSON）", "docs_params": "項目",
         "endpoints": {"/api/cast": "盤：天地盤・四課・三伝", "/api/judge": "判断：成立した規則・所得・書の両説。問う規則を付ければその推論の鎖も",

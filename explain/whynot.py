@@ -38,6 +38,7 @@ class FactBase:
         self.kb = kb
         self.variants = g.graph.get("variants") or {}
         self._tables = {}
+        self.derived_types = {t for t in self.by_type if t not in kb.tables}
 
     def _row_text(self, tab, f):
         from liuren.explain.factwords import row_words
@@ -246,6 +247,9 @@ def cond_text(cond, b, kb, ref=None):
     if k in kb.tables:
         tpl = kb.tables[k].meta.get("text") or tpl
     vals = {f: _fmt_value(x, b) for f, x in v.items()}
+    if k == "位" and v.get("位") == "日干":       # 日干 is its stem: 日干 丁（寄未）, never 日干未
+        stem = f" {vals['干']}" if "干" in v else ""
+        return f"日干{stem}（寄{vals['支']}）" if "支" in v else f"日干{stem}"
     row = kb.rows.get(vals.get("id"))
     if row is not None:               # the table row of the entry itself
         from liuren.explain.factwords import row_words
@@ -283,14 +287,17 @@ def nearest(cond, b, fb, n=3):
     if k == "test":
         return []
     scored = []
-    place = v.get("位") if isinstance(v.get("位"), str) and not _is_var(v.get("位")) else None
+    # the condition's anchors: the place it names, the values the board gives its variables; the
+    # nearest facts are those at these anchors, and only those (三光's 初傳, never 干上 beside it)
+    anchor = {f: (b[x] if _is_var(x) else x) for f, x in v.items()
+              if (f == "位" and isinstance(x, str) and not _is_var(x)) or (_is_var(x) and x in b and f != "id")}
     for fact, text in fb.facts(k):
+        if any(fact.get(f) != want for f, want in anchor.items()):
+            continue
         score = sum(1 for f, want in v.items() if _match_fields({f: want}, fact, b) is not None)
-        if place is not None and fact.get("位") == place:
-            score += 100                # the board's own value at the place the condition names, first
         scored.append((-score, text or _plain_text(fact)))
     scored.sort()
-    return [t for _, t in scored[:n]]
+    return list(dict.fromkeys(t for _, t in scored))[:n]
 
 
 def _witnesses(cond, b, fb):
@@ -360,6 +367,28 @@ def why_not(g, key, kb=None):
     items = expand_macros(when if isinstance(when, list) else [when], kb.macros, itertools.count())
     fb = FactBase(g, kb)
     held, b = best_assignment(items, fb, {**anchors(items, fb), **pre})
+    # what the rule reads and needs, said with the board's own values (explain.reads; the condition
+    # model will take its place)
+    from liuren.explain import reads as RD
+    board_lines = {lg: RD.entry_lines(kb, entry or rule, rule, pre, fb, variants, lg) for lg in ("zh", "ja")}
+    from liuren.explain.conditions import _row_bindings
+    fixed = _row_bindings(kb, rule, key) if key != rule.id else {}
+    pats = list(RD._patterns(items))
+    row = kb.rows.get(key)
+    if row is not None and row.data and rule.as_var:
+        for k, fields in pats:                 # a pattern read through the row's id (見 {源: $r, 煞: $s})
+            if fields.get("源") == rule.as_var:
+                for f, x in fields.items():
+                    vals = {c.get(f) for c in row.data}
+                    if _is_var(x) and x not in fixed and len(vals) == 1 and None not in vals:
+                        fixed[x] = vals.pop()
+    # a failed condition is said with the board's values and the entry's needs only: never a value
+    # some other fact supplied to satisfy the rest (三傳 卯戊戊 on a board whose 三傳 is 亥酉未)
+    said = {**RD.board_values(pats, fb, {}), **fixed}
+    if fixed:
+        for x, vals in RD.needs_of(pats, kb, fixed, variants).items():
+            if x not in fixed and len(vals) > 1 and _own_var(items, rule, x):
+                said[x] = "或".join(sorted(vals))
     conds = []
     for i, item in enumerate(items):
         ok = i in held
@@ -367,8 +396,11 @@ def why_not(g, key, kb=None):
             sols = solutions(item, b, fb, [BUDGET])
             facts = _matched_texts(item, b, fb) if sols else []
         else:
-            facts = nearest(item, b, fb)
-        conds.append({"text": cond_text(item, b, kb), "held": ok, "facts": facts})
+            facts = nearest(item, said, fb)
+        own_row = bool(fixed) and _is_own_row(item, rule)
+        # the entry's own row says what the entry needs (its cells), never the board's values put in them
+        text = _own_row_text(kb, key, item, said) if own_row else cond_text(item, {**said, **b} if ok else said, kb)
+        conds.append({"text": text, "held": ok, "facts": facts})
     q = rule.meta.get("question")
     note = None
     if q and g.graph.get("question") != q:
@@ -376,10 +408,31 @@ def why_not(g, key, kb=None):
     elif len(held) == len(items):
         note = "諸條件本盤皆具：或已成立（見 liuren why 之成立鏈），或其所屬之占本盤未問"
     return {"rule": key, "name": entry.name if entry else key, "fired": False, "family": rule.id if rule.id != key else None,
+            "board": [dict(x, texts={lg: board_lines[lg][i]["text"] for lg in board_lines})
+                      for i, x in enumerate(board_lines["zh"])],
             "conditions": conds, "bindings": {k.lstrip("$"): v for k, v in b.items() if "~" not in k},
             "sources": [{**{k: s[k] for k in ("seed", "para", "quote") if s.get(k) is not None},
                          "book": s["book"], "volume": s["volume"]} for s in _sources(kb, entry or rule)],
             "note": note}
+
+
+def _own_var(items, rule, x):
+    """Is variable x a cell of the entry's own row (its table pattern with id: the rule's as-variable)?"""
+    return any(_is_own_row(it, rule) and x in next(v for k, v in it.items() if k != "macro").values()
+               for it in items if isinstance(it, dict))
+
+
+def _own_row_text(kb, key, item, said):
+    """「伏吟課」要 門為伏吟，體為伏吟或杜傳或自任或自信: the row's cells as the entry needs them."""
+    k = next(x for x in item if x != "macro")
+    cells = {f: _fmt_value(x, said) for f, x in item[k].items() if f != "id"}
+    row = kb.rows.get(key)
+    return f"依「{row.name if row else key}」：" + "，".join(f"{f}為{v}" for f, v in cells.items())
+
+
+def _is_own_row(item, rule):
+    k = next((x for x in item if x != "macro"), None) if isinstance(item, dict) else None
+    return k is not None and isinstance(item.get(k), dict) and rule.as_var and item[k].get("id") == rule.as_var
 
 
 def _matched_texts(cond, b, fb):

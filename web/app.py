@@ -208,6 +208,9 @@ def create_app(kb=None, warm=True):
             try:
                 e = svc.entry(p["why"])
                 ctx["chain"] = svc.chain_view(r, e.id, lang)
+                if not ctx["chain"]["report"].get("fired"):
+                    from liuren.app.contrast import contrast
+                    ctx["chain"]["report"]["contrast"] = contrast(app.state.finder, p, r.board, e.id, lang)
                 ctx["why"] = svc.typed_name(e, lang)
             except LiurenError as err:
                 ctx["chain_error"] = L.error_text(err, lang)

@@ -84,6 +84,8 @@ def board_values(pats, fb, pre):
             if not known and len(facts) != 1:          # a type the board has once (傳, 日) needs no anchor
                 continue
             hits = [f for f in facts if all(f.get(a) == v for a, v in known.items())]
+            if not hits and len(facts) == 1:          # the board's one 日 or 傳: its other values are still its own
+                hits = facts
             if len(hits) != 1:
                 continue
             for f, x in fields.items():
@@ -91,6 +93,11 @@ def board_values(pats, fb, pre):
                     b[x] = hits[0][f]
                     changed = True
     return b
+
+
+def place_anchors(pats, fixed):
+    """The row's cells that name a place the rule reads at (斬首's 位 初傳): anchors, not needs."""
+    return {x: v for x, v in fixed.items() if any(fields.get("位") == x for _, fields in pats)}
 
 
 def needs_of(pats, kb, fixed, variants):
@@ -145,8 +152,8 @@ def _value_text(v, field, fb):
 def lines(kb, rule, items, fb, fixed, name, variants=None, lang="zh"):
     """[{text, field, has, need}] for each thing the rule reads whose board value is not what it needs."""
     pats = list(_patterns(items))
-    b = board_values(pats, fb, {})
-    need = needs_of(pats, kb, fixed, variants or {})
+    b = board_values(pats, fb, place_anchors(pats, fixed))
+    need = needs_of(pats, kb, {x: v for x, v in fixed.items() if x not in place_anchors(pats, fixed)}, variants or {})
     placed = {fields["支"]: fields["位"] for k, fields in pats
               if isinstance(fields.get("位"), str) and not _is_var(fields["位"]) and _is_var(fields.get("支"))}
     out, seen = [], set()

@@ -291,9 +291,12 @@ def nearest(cond, b, fb, n=3):
     # nearest facts are those at these anchors, and only those (三光's 初傳, never 干上 beside it)
     anchor = {f: (b[x] if _is_var(x) else x) for f, x in v.items()
               if (f == "位" and isinstance(x, str) and not _is_var(x)) or (_is_var(x) and x in b and f != "id")}
-    for fact, text in fb.facts(k):
-        if any(fact.get(f) != want for f, want in anchor.items()):
-            continue
+    facts = [(fact, text) for fact, text in fb.facts(k) if all(fact.get(f) == want for f, want in anchor.items())]
+    if not facts and "位" in anchor:       # nothing there with these values: the place alone
+        facts = [(fact, text) for fact, text in fb.facts(k) if fact.get("位") == anchor["位"]]
+    elif not facts:                 # none with these values: what the board has of this kind (its 旬空 戌 亥)
+        facts = list(fb.facts(k))
+    for fact, text in facts:
         score = sum(1 for f, want in v.items() if _match_fields({f: want}, fact, b) is not None)
         scored.append((-score, text or _plain_text(fact)))
     scored.sort()
@@ -384,7 +387,7 @@ def why_not(g, key, kb=None):
                         fixed[x] = vals.pop()
     # a failed condition is said with the board's values and the entry's needs only: never a value
     # some other fact supplied to satisfy the rest (三傳 卯戊戊 on a board whose 三傳 is 亥酉未)
-    said = {**RD.board_values(pats, fb, {}), **fixed}
+    said = {**RD.board_values(pats, fb, RD.place_anchors(pats, fixed)), **fixed}
     if fixed:
         for x, vals in RD.needs_of(pats, kb, fixed, variants).items():
             if x not in fixed and len(vals) > 1 and _own_var(items, rule, x):

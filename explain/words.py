@@ -94,9 +94,12 @@ WORDS = {
         # the pages' frame
         "nav_cast": "起課", "nav_rules": "規則", "nav_practice": "習課", "nav_find": "何處發", "nav_api": "API 文件",
         "lang_zh": "中文", "lang_ja": "日本語",
-        "footer": "大六壬專家系統 · 出處皆標《書》卷 ¶", "footer_vendor": "所附之腳本",
+        "footer": "大六壬專家系統 · 出處皆標《書》卷 ¶", "footer_vendor": "所附腳本之授權",
         "footer_classical": "",
         "error_title": "錯誤", "error_heading": "輸入有誤", "error_params": "所傳參數", "error_back": "回到表單",
+        "error_back_where": "回到上一頁", "error_back_drill": "回到此課", "error_back_rules": "回到規則一覽", "error_back_find": "回到何處發",
+        "shared_name": "「{name}」為以下數條之名", "licences": "所附腳本之授權", "licences_intro": "網頁所用之腳本皆隨本系統附送（不取自網上），各依其授權：",
+        "lic_file": "檔案", "lic_package": "套件", "lic_version": "版本", "lic_licence": "授權", "lic_note": "網頁不附字型，用電腦本有之中日文字型。",
         # the form (/)
         "intro_sub": "起課 · 判斷 · 推理之鏈",
         "intro": "填一個時刻，或填日干支與月將加占時，按「起課」：得盤與判斷；點判斷之名，即開其推理之鏈。",
@@ -196,9 +199,12 @@ WORDS = {
                       "太歲": "太歳", "本命": "本命", "行年": "行年", "旬首": "旬首", "旬尾": "旬尾"},
         "nav_cast": "起課", "nav_rules": "規則", "nav_practice": "練習", "nav_find": "どこで発するか", "nav_api": "API 文書",
         "lang_zh": "中文", "lang_ja": "日本語",
-        "footer": "大六壬エキスパートシステム · 出典はすべて《書》巻 ¶ で示す", "footer_vendor": "同梱のスクリプト",
+        "footer": "大六壬エキスパートシステム · 出典はすべて《書》巻 ¶ で示す", "footer_vendor": "同梱スクリプトのライセンス",
         "footer_classical": "規則の名・読み・引用は、日訳に訳語のあるものを除き、原書の漢文のままとする。",
         "error_title": "エラー", "error_heading": "入力に誤りがある", "error_params": "受け取った項目", "error_back": "入力欄に戻る",
+        "error_back_where": "前のページに戻る", "error_back_drill": "この課に戻る", "error_back_rules": "規則の一覧に戻る", "error_back_find": "どこで発するかに戻る",
+        "shared_name": "「{name}」は次の複数の条の名", "licences": "同梱スクリプトのライセンス", "licences_intro": "ページが使うスクリプトはすべてこのシステムに同梱され（ネットからは読まない）、それぞれのライセンスに従う：",
+        "lic_file": "ファイル", "lic_package": "パッケージ", "lic_version": "版", "lic_licence": "ライセンス", "lic_note": "フォントは同梱せず、端末にある日中のフォントを使う。",
         "intro_sub": "起課 · 判断 · 推論の鎖",
         "intro": "時刻を入れるか、日干支と月将加占時を入れて「起課」を押す。盤と判断が出る。判断の名を押すとその推論の鎖が開く。",
         "f_moment": "時刻", "f_datetime": "日時", "f_now": "空欄なら今", "f_tz": "タイムゾーン", "f_or": "または",
@@ -352,6 +358,41 @@ _ERRORS = [
     (r"^unknown parameter '(?P<v>[^']*)'",
      {"zh": "此頁不收「{v}」一項", "ja": "このページは「{v}」を受けない"}),
 ]
+# issue 28 §6: the rest of the messages a student can reach from a page, in the page's language
+_ERRORS += [
+    (r"^--variant: unknown entry '(?P<v>[^']*)'",
+     {"zh": "變體：無名為「{v}」之條", "ja": "変体：「{v}」という条はない"}),
+    (r"^--variant (?P<v>[^:]*): (?P<e>[^ ]+) has variants (?P<x>.*)",
+     {"zh": "變體「{v}」：此條無此讀法", "ja": "変体「{v}」：この条にその読みはない"}),
+    (r"^--variant '(?P<v>[^']*)': write ID=VARIANT",
+     {"zh": "變體「{v}」：請寫作「條=讀法」", "ja": "変体「{v}」：「条=読み」の形で書く"}),
+    (r"^--book '(?P<v>[^']*)': not a book of this KB \(books: (?P<x>[^;]*)",
+     {"zh": "書「{v}」不在本系統所收之書（{x}）", "ja": "書「{v}」はこのシステムの収める書にない（{x}）"}),
+    (r"^(?:--)?kind '(?P<v>[^']*)'(?: is not a kind \(kinds: |: kinds are )(?P<x>[^)]*)",
+     {"zh": "類「{v}」不在所知之類（{x}）", "ja": "類「{v}」は知られた類にない（{x}）"}),
+    (r"^(?:--)?valence '(?P<v>[^']*)': valences are (?P<x>.*)",
+     {"zh": "吉凶「{v}」不在所知之吉凶（{x}）", "ja": "吉凶「{v}」は知られた吉凶にない（{x}）"}),
+    (r"^gate '(?P<v>[^']*)': one of (?P<x>.*)",
+     {"zh": "門「{v}」：請擇其一：{x}", "ja": "門「{v}」：次のいずれか：{x}"}),
+    (r"^men '(?P<v>[^']*)': one of (?P<x>.*)",
+     {"zh": "發用之門「{v}」：請擇其一：{x}", "ja": "発用の門「{v}」：次のいずれか：{x}"}),
+    (r"^lang '(?P<v>[^']*)': one of",
+     {"zh": "語言「{v}」：請擇中文（zh）或日本語（ja）", "ja": "言語「{v}」：中文（zh）か日本語（ja）を選ぶ"}),
+    (r"^option (?P<f>[\w_]+)='(?P<v>[^']*)' is not one of (?P<x>.*)",
+     {"zh": "{f}「{v}」：請擇其一：{x}", "ja": "{f}「{v}」：次のいずれか：{x}"}),
+    (r"^'(?P<v>[^']*)' names several entries",
+     {"zh": "「{v}」為數條之名，請於其規則頁擇一", "ja": "「{v}」は複数の条の名。規則のページで一つを選ぶ"}),
+    (r"^(?P<f>k[1-4]|chu|zhong|mo) '(?P<v>[^']*)' is not a branch",
+     {"zh": "{f}「{v}」不是地支（子丑寅卯辰巳午未申酉戌亥）", "ja": "{f}「{v}」は地支ではない（子丑寅卯辰巳午未申酉戌亥）"}),
+    (r"^--partner-born needs --partner-sex",
+     {"zh": "填另一人之生年，須並填其性別（男或女）：行年依性別而數", "ja": "相手の生年には性別（男か女）も要る：行年は性別によって数える"}),
+    (r"^n '(?P<v>[^']*)': give the number of lessons, 1 … (?P<x>\d+)",
+     {"zh": "課數「{v}」：請填 1 至 {x}", "ja": "課の数「{v}」：1 から {x} まで"}),
+    (r"^ge '(?P<v>[^']*)' is not one of this lesson's candidates",
+     {"zh": "格「{v}」不在本課所問之列", "ja": "格「{v}」はこの課の候補にない"}),
+    (r"^internal error",
+     {"zh": "系統內部出錯（已記於伺服器之記錄）", "ja": "システム内部の誤り（サーバーの記録に残した）"}),
+]
 _NEAREST = {"zh": "；相近者：{}", "ja": "；近いもの：{}"}
 
 
@@ -364,6 +405,8 @@ def error_text(message, lang="zh"):
     fields = FIELDS[lang]
     msg = str(message)
     for pat, texts in _ERRORS:
+        # a value holding ' is quoted "…" by Python's repr: both quotes are read alike
+        pat = pat.replace("'(?P<v>[^']*)'", "(?P<q>['\"])(?P<v>.*?)(?P=q)")
         m = re.match(pat, msg)
         if m:
             g = m.groupdict()
@@ -371,6 +414,8 @@ def error_text(message, lang="zh"):
             x = (g.get("x") or "").replace(" and ", "–")
             if pat.startswith("^no rule"):
                 x = _NEAREST[lang].format(x) if x else ""
+            if pat.startswith("^option"):            # the option's choices in words (計涉害之數、先孟仲)
+                x = "、".join(WORDS[lang]["opt"].get(c, c) for c in x.split("|"))
             return texts[lang].format(f=f, v=g.get("v", ""), x=x)
     return re.sub(r"--([a-z][\w-]*)", lambda m: fields.get(m.group(1), m.group(1)), msg)
 

@@ -74,6 +74,40 @@ def variants_text(kb, variants, lang="zh"):
     return "、".join(out)
 
 
+def back_link(path, items, referer, base, lang="zh"):
+    """Where an error page leads back to: the page the student came from (same site), else the page
+    itself with only what it was sure of — the drill's lesson (seed, gate, school), the rules, the
+    form — never / when the student was in the drill."""
+    from urllib.parse import urlencode, urlsplit
+    import re as _re
+    items = list(items)
+    if referer and referer.startswith(base):
+        ref = urlsplit(referer)
+        here = path + ("?" + urlencode(items) if items else "")
+        back = ref.path + ("?" + ref.query if ref.query else "")
+        if back != here and not ref.path.startswith("/api"):
+            return {"href": back, "word": "error_back_where"}
+    keep = {}
+    if path.startswith("/practice"):
+        for k, v in items:
+            if (k == "seed" and _re.fullmatch(r"[0-9]{1,9}", v)) or k in ("gate", "shehai"):
+                keep[k] = v
+        if "gate" in keep and keep["gate"] not in __import__("liuren.app.practice", fromlist=["CURRICULUM"]).CURRICULUM:
+            keep.pop("gate")
+        if keep.get("shehai") not in ("count", "mengzhong"):
+            keep.pop("shehai", None)
+        target, word = "/practice", "error_back_drill"
+    elif path.startswith("/rules"):
+        target, word = "/rules", "error_back_rules"
+    elif path.startswith("/find"):
+        target, word = "/find", "error_back_find"
+    else:
+        target, word = "/", "error_back"
+    if lang == "ja":
+        keep["lang"] = "ja"
+    return {"href": target + ("?" + urlencode(keep) if keep else ""), "word": word}
+
+
 def is_branch_value(x):
     return is_branch(x)
 

@@ -1,0 +1,243 @@
+"""The static checks of `liuren kb check` over what each condition means (rules.meaning): no board
+is judged, so they take seconds.  Each finding names every entry involved with its file and line.
+
+* **equivalent** conditions (up to variable names, order, and conditions that follow from the
+  others): the same conclusion is *redundant* (an error within one book — one seed —, a note
+  across books); opposite tones (吉 / 凶) are a *conflict*, an error unless a narrow declaration
+  names both entries (kb/common/conflicts.yaml with both ids written out, or `conflicts:` /
+  `defeats:` / `defeated_by:` on one of them naming the other — a glob never counts); other
+  differing conclusions are a note;
+* **nested** conditions (one strictly narrower than the other): the same kind and tone is
+  *subsumed* (a note); opposite tones are a conflict like the above (the narrower never fires
+  without the broader);
+* **impossible** conditions (no board can satisfy them: one position with two fixed values, a
+  value outside its field's domain, a test or table join no binding passes): an error, unless
+  the entry says `unreachable:`;
+* **stale declarations**: a conflicts.yaml glob matching no entry, a declared pair (a narrow row,
+  `conflicts:`, `defeats:`) whose conditions can never hold together, an `unreachable:` claim
+  beside examples where the entry fires.
+
+`static_findings(kb)` returns the findings, sorted: errors, then warnings, then notes.
+"""
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+
+from liuren.rules.meaning import implies, meaning_of
+
+OPPOSITE = {("吉", "凶"), ("凶", "吉")}
+_GLOB = set("*?[")
+
+
+@dataclass(frozen=True)
+class Finding:
+    severity: str           # error | warning | note
+    code: str               # redundant | conflict | subsumed | differ | impossible | stale
+    message: str
+    entries: tuple          # ((id, file, line), …)
+
+    def text(self):
+        where = "；".join(f"{i} ({f}:{n})" for i, f, n in self.entries)
+        return f"{self.code}: {self.message}: {where}"
+
+
+def _where(kb, m, eid):
+    from liuren.rules.kbload import kb_rel
+    em = m.entries.get(eid)
+    if em is not None:
+        return (eid, kb_rel(em.file), em.line)
+    e = kb.entries.get(eid)
+    return (eid, kb_rel(e.file), e.line) if e is not None else (eid, "?", 0)
+
+
+def narrow_declarations(kb):
+    """Pairs of ids a declaration names explicitly (frozensets of two ids), with where each is
+    declared: conflicts.yaml rows whose two sides write both ids out, and `conflicts:`,
+    `defeats:`, `defeated_by:` of an entry (or `conflicts:` of its table) naming the other."""
+    out = {}
+    t = kb.tables.get("declared-conflicts")
+    if t is not None:
+        for row in t.rows:
+            for cells in row.data:
+                a, b = cells.get("甲"), cells.get("乙")
+                if isinstance(a, str) and isinstance(b, str) and not (_GLOB & set(a + b)) and a != b:
+                    out.setdefault(frozenset((a, b)), (row.file, row.line))
+    for e in kb.entries.values():
+        names = []
+        for k in ("conflicts", "defeats", "defeated_by"):
+            names += list(e.meta.get(k) or [])
+        tab = kb.tables.get(getattr(e, "table", "") or "")
+        if tab is not None:
+            names += list(tab.meta.get("conflicts") or [])
+        for x in names:
+            if isinstance(x, str) and not (_GLOB & set(x)) and x != e.id:
+                out.setdefault(frozenset((e.id, x)), (e.file, e.line))
+    return out
+
+
+def disjoint(m, a, b):
+    """Can entries a and b never hold on one board?  True when every way of a and every way of
+    b read one fact at one key (初傳's branch, the gate, the question …) with no value in common."""
+    wa, wb = m.entries[a].possible, m.entries[b].possible
+    if not wa or not wb:
+        return True
+    for x in wa:
+        for y in wb:
+            if not _ways_disjoint(x, y):
+                return False
+    return True
+
+
+def _ways_disjoint(x, y):
+    ya = {(a.fact, a.key): a for a in y.atoms if a.key or a.fact in ("日", "傳", "時令", "晝夜", "問", "人")}
+    for a in x.atoms:
+        b = ya.get((a.fact, a.key))
+        if b is None or not (a.key or a.fact in ("日", "傳", "時令", "晝夜", "問", "人")):
+            continue
+        for f, v in a.fields.items():
+            u = b.fields.get(f)
+            if u is None:
+                continue
+            dx, dy = x.dom.get(v), y.dom.get(u)
+            if dx is not None and dy is not None and not (dx & dy):
+                return True
+    return False
+
+
+def static_findings(kb, known_conflicts=None):
+    """Every finding of the static checks on kb (see the module's docstring)."""
+    m = meaning_of(kb)
+    decl = narrow_declarations(kb)
+    out = []
+    ents = m.entries
+
+    def fam_pair(a, b):
+        ea, eb = ents[a], ents[b]
+        return ea.family == b or eb.family == a
+
+    def tone(e):
+        return e.valence or ""
+
+    # ---- impossible
+    for eid, em in ents.items():
+        why = m.impossible(eid)
+        if why is None:
+            continue
+        e = kb.entries.get(eid)
+        if e is not None and e.meta.get("unreachable"):
+            continue
+        out.append(Finding("error", "impossible", f"can never hold ({why})", (_where(kb, m, eid),)))
+    # ---- equivalent groups
+    groups = {}
+    for eid, em in ents.items():
+        if em.possible:
+            groups.setdefault(em.signature, []).append(eid)
+    same = set()
+    for ids in groups.values():
+        if len(ids) < 2:
+            continue
+        ids = sorted(ids)
+        for i, a in enumerate(ids):
+            for b in ids[i + 1:]:
+                if fam_pair(a, b):
+                    continue
+                same.add(frozenset((a, b)))
+                out.append(_pair_finding(kb, m, a, b, decl, nested=False))
+    # ---- nested (strictly narrower)
+    index = {}
+    for eid, em in ents.items():
+        for w in em.possible:
+            index.setdefault(_anchor(w), set()).add(eid)
+    for a, ea in ents.items():
+        if not ea.possible:
+            continue
+        cands = set()
+        for w in ea.possible:
+            for lab in w.labels | {("*", ())}:
+                cands |= index.get(lab, set())
+        for b in sorted(cands):
+            if b == a or fam_pair(a, b) or frozenset((a, b)) in same:
+                continue
+            eb = ents[b]
+            if ea.kind != eb.kind and tone(ea) == tone(eb):
+                continue
+            if (tone(ea), tone(eb)) not in OPPOSITE and tone(ea) != tone(eb):
+                continue
+            if not all(any(implies(x, y) for y in eb.possible) for x in ea.possible):
+                continue
+            if all(any(implies(y, x) for x in ea.possible) for y in eb.possible):
+                same.add(frozenset((a, b)))
+                out.append(_pair_finding(kb, m, a, b, decl, nested=False))
+                continue
+            out.append(_pair_finding(kb, m, a, b, decl, nested=True))
+    # ---- stale declarations
+    out += _stale(kb, m, decl)
+    order = {"error": 0, "warning": 1, "note": 2}
+    out = list(dict.fromkeys(out))
+    out.sort(key=lambda f: (order[f.severity], f.code, f.entries))
+    return out
+
+
+def _anchor(w):
+    """The rarest-looking literal anchor of a way (every way it implies has its anchors)."""
+    if not w.labels:
+        return ("*", ())
+    return min(w.labels, key=lambda lab: (lab[0] in ("日", "傳", "問"), repr(lab)))
+
+
+def _pair_finding(kb, m, a, b, decl, nested):
+    ea, eb = m.entries[a], m.entries[b]
+    ta, tb = ea.valence or "—", eb.valence or "—"
+    where = (_where(kb, m, a), _where(kb, m, b))
+    rel = f"「{_name(kb, a)}」({ta}) holds only where 「{_name(kb, b)}」({tb}) holds" if nested \
+        else f"「{_name(kb, a)}」({ta}) and 「{_name(kb, b)}」({tb}) have the same conditions"
+    if (ea.valence, eb.valence) in OPPOSITE:
+        if frozenset((a, b)) in decl:
+            return Finding("note", "declared", rel + ", opposite tones, declared", where)
+        return Finding("error", "conflict", rel + " with opposite tones, and no declaration names the two", where)
+    if nested:
+        return Finding("note", "subsumed", rel + f" ({ea.kind})", where)
+    if ea.kind == eb.kind and ea.valence == eb.valence and ea.conclusion == eb.conclusion:
+        if ea.book and ea.book == eb.book:
+            return Finding("error", "redundant", rel + f": the same conclusion ({ea.kind}) twice in one book", where)
+        return Finding("note", "redundant", rel + f": the same conclusion ({ea.kind}) in two books", where)
+    return Finding("note", "differ", rel + f" ({ea.kind} / {eb.kind})", where)
+
+
+def _name(kb, eid):
+    e = kb.entries.get(eid)
+    return e.name if e is not None else eid
+
+
+def _stale(kb, m, decl):
+    out = []
+    ids = list(kb.entries)
+    t = kb.tables.get("declared-conflicts")
+    if t is not None:
+        from liuren.rules.kbload import kb_rel
+        for row in t.rows:
+            for side in ("甲", "乙"):
+                pats = row.meta.get(side) if isinstance(row.meta.get(side), list) else None
+                if pats is None:
+                    pats = sorted({c.get(side) for c in row.data if isinstance(c.get(side), str)})
+                for p in pats:
+                    if not any(fnmatch.fnmatchcase(i, p) for i in ids):
+                        out.append(Finding("error", "stale", f"declaration {side} 「{p}」 matches no entry",
+                                           ((row.id or t.id, kb_rel(row.file), row.line),)))
+    for pair, (f, line) in sorted(decl.items(), key=lambda kv: sorted(kv[0])):
+        a, b = sorted(pair)
+        if a not in m.entries or b not in m.entries:
+            continue
+        if m.impossible(a) or m.impossible(b):
+            continue
+        if disjoint(m, a, b):
+            from liuren.rules.kbload import kb_rel
+            out.append(Finding("error", "stale", f"declared pair 「{_name(kb, a)}」 × 「{_name(kb, b)}」 can never hold "
+                               f"on one board (declared at {kb_rel(f)}:{line})",
+                               (_where(kb, m, a), _where(kb, m, b))))
+    for eid, e in kb.entries.items():
+        if e.meta.get("unreachable") and ((e.meta.get("examples") or {}).get("fires")):
+            out.append(Finding("error", "stale", "says unreachable: but gives boards where it fires",
+                               (_where(kb, m, eid),)))
+    return out

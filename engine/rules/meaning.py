@@ -999,10 +999,10 @@ def _project(x, vars_):
     size = 1
     for _, s in comps:
         size *= len(s)
-    if size > 20000:
+    if size > 4096:
         return None
     out = set()
-    for combo in itertools.product(*[sorted(s, key=repr) for _, s in comps]):
+    for combo in itertools.product(*[list(s) for _, s in comps]):
         t = [None] * len(vars_)
         for (idx, _), vals in zip(comps, combo):
             for i, val in zip(idx, vals):

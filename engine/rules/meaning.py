@@ -44,7 +44,7 @@ FORMAT = 1
 
 # board facts of which a board has at most one per key: patterns on the same key are one atom
 FUNCTIONAL = {"日": (), "傳": (), "時令": (), "晝夜": (), "問": (), "人": (), "農曆": (),
-              "位": ("位",), "盤": ("天",), "課": ("課",), "遁": ("支",)}
+              "位": ("位",), "盤": ("天",), "課": ("課",), "遁": ("支",), "位氣": ("位",)}
 MAX_ROWS = 60000            # partial solutions of one relation before it is left unsolved
 MAX_WAYS = 64               # ways of one entry after judgments are expanded
 
@@ -108,6 +108,7 @@ class Way:
     open_tests: list = field(default_factory=list)  # tests over open values: [(text, vars)]
     impossible: str | None = None                  # why no board can satisfy it
     names: dict = field(default_factory=dict)      # variable -> canonical name
+    free: frozenset = frozenset()                  # variables read once and allowed anything
     sig: frozenset = frozenset()
     labels: frozenset = frozenset()                # literal anchors, for finding candidates
 
@@ -516,13 +517,18 @@ class Meaning:
         return out
 
     # ------------------------------------------------------------------ API
-    def reads(self, entry_id, expanded=False):
+    def reads(self, entry_id, expanded=False, free=False):
         """What an entry reads on the board, way by way, without repeats: [Read].  The reads of
-        `判` are the judgments it reads (expanded=True: what those judgments read instead)."""
+        `判` are the judgments it reads (expanded=True: what those judgments read instead).  A
+        value read only to be named (bound once, any value allowed: the 初傳 a 課 is about) is
+        left out unless free=True (its Read then has needs None).  Impossible ways are left out
+        when the entry has a possible one."""
         em = self.entries[entry_id]
         out = []
-        for w in (em.expanded if expanded else em.direct):
-            for r in _reads_of(w):
+        ways = em.expanded if expanded else em.direct
+        ways = [w for w in ways if not w.impossible] or ways
+        for w in ways:
+            for r in _reads_of(w, free):
                 if r not in out:
                     out.append(r)
         return out
@@ -534,17 +540,18 @@ class Meaning:
         em = self.entries[entry_id]
         return em.expanded if expanded else em.direct
 
-    def way_reads(self, way):
+    def way_reads(self, way, free=False):
         """The reads of one way (see Read)."""
-        return _reads_of(way)
+        return _reads_of(way, free)
 
-    def check_on(self, entry_id, facts, expanded=False):
+    def check_on(self, entry_id, facts, expanded=False, judged=()):
         """The entry's condition judged against a board's facts (dicts with key "t" for the
-        type, as rules.facts.board_facts gives them, plus what the rules derived and 判 facts
-        {t: 判, 規: id}): per way, a list of Check — at X the board has v; it needs one of {…}.
-        A way holds on the board when every Check of it is ok."""
+        type: a Judgment's `wm`, i.e. the board's facts and what the rules derived), `judged`
+        the ids the board's judgments report (for `判`): per way, a list of Check — at X the
+        board has v; it needs one of {…}.  A way holds on the board when every Check of it is
+        ok (negations are not judged here: see Way.negs)."""
         by_type = {}
-        for f in facts:
+        for f in list(facts) + [{"t": "判", "規": i} for i in judged]:
             by_type.setdefault(f.get("t"), []).append(f)
         em = self.entries[entry_id]
         return [_check_way(w, by_type) for w in (em.expanded if expanded else em.direct)]
@@ -826,6 +833,7 @@ def _canonical(w, fdom):
         names.setdefault(v, f"?{v}")
     w.names = names
     sig = set()
+    frees = set()
     for a in w.atoms:
         fs = []
         for f, v in sorted(a.fields.items()):
@@ -834,7 +842,9 @@ def _canonical(w, fdom):
             free = len(occ.get(v, ())) == 1 and (d is None or d == full) and not w.excl.get(v) \
                 and not any(v in r[0] for r in w.rels) and not any(v in n[1] for n in w.negs) \
                 and not any(v in t[1] for t in w.open_tests)
-            if not free:
+            if free:
+                frees.add(v)
+            else:
                 fs.append((f, names[v]))
         key = tuple((f, names.get(x, x) if _isv(x) else x) for f, x in a.key)
         sig.add(("atom", a.fact, key, tuple(fs)))
@@ -861,6 +871,7 @@ def _canonical(w, fdom):
     for text, vs in w.open_tests:
         sig.add(("test", text.split("(")[0], tuple(names.get(v, v) for v in vs)))
     w.sig = frozenset(sig)
+    w.free = frozenset(frees)
     w.labels = frozenset(_atom_label(a) for a in w.atoms if a.key)
 
 
@@ -1017,7 +1028,7 @@ def _project(x, vars_):
 
 
 def _sort_of(a, f):
-    if a.fact == "位":
+    if a.fact in ("位", "位氣") and f != "氣":
         pos = [k[1] for k in a.key]
         if pos:
             return {"天": "天盤", "地": "地盤", "無": "無"}.get(PLATE_OF_POSITION.get(pos[0], ""), "位")
@@ -1033,29 +1044,40 @@ def _sort_of(a, f):
     return a.fact
 
 
-def _reads_of(w):
+def _at(w, a, place=None):
+    """Where an atom reads: its position(s), or for a 盤 the position whose branch it is."""
+    if place is None:
+        # where a 盤 atom's 天 is the 天 (or 支) of a position, the general is the general at it
+        place = {}
+        for b in w.atoms:
+            if "位" in FUNCTIONAL.get(b.fact, ()):
+                at = tuple(str(k[1]) for k in b.key) or tuple(sorted(map(str, w.dom.get(b.fields.get("位")) or ())))
+                for f in ("天", "支"):
+                    if f in b.fields:
+                        place.setdefault(b.fields[f], at)
+    at = tuple(str(k[1]) for k in a.key)
+    if "位" in FUNCTIONAL.get(a.fact, ()) and not at:
+        at = tuple(sorted(map(str, w.dom.get(a.fields.get("位")) or ())))
+    if a.fact == "盤" and not at:
+        at = place.get(a.fields.get("天"), ())
+    return at
+
+
+def _reads_of(w, free=False):
     out = []
-    # where a 盤 atom's 天 is the 天 (or 支) of a position, the general is the general at it
-    place = {}
     for a in w.atoms:
-        if a.fact == "位":
-            at = tuple(str(k[1]) for k in a.key) or tuple(sorted(map(str, w.dom.get(a.fields.get("位")) or ())))
-            for f in ("天", "支"):
-                if f in a.fields:
-                    place.setdefault(a.fields[f], at)
-    for a in w.atoms:
-        at = tuple(str(k[1]) for k in a.key)
-        if a.fact == "位" and not at:
-            at = tuple(sorted(map(str, w.dom.get(a.fields.get("位")) or ())))
-        if a.fact == "盤" and not at:
-            at = place.get(a.fields.get("天"), ())
+        at = _at(w, a)
         if a.fact == "判" and not a.fields and a.key:
             pass
+        shown = 0
         for f, v in sorted(a.fields.items()):
-            if a.fact in ("位",) and f == "位":
+            if "位" in FUNCTIONAL.get(a.fact, ()) and f == "位":
                 continue
-            out.append(Read(a.fact, at, f, _sort_of(a, f), w.dom.get(v), w.names.get(v, v)))
-        if not a.fields:
+            if v in w.free and not free:
+                continue
+            shown += 1
+            out.append(Read(a.fact, at, f, _sort_of(a, f), None if v in w.free else w.dom.get(v), w.names.get(v, v)))
+        if not shown:
             out.append(Read(a.fact, at, "", _sort_of(a, ""), None, ""))
     for text, free, _ in w.negs:
         out.append(Read("not", (), text, "not", None, ",".join(w.names.get(v, v) for v in free), negated=True))
@@ -1082,7 +1104,7 @@ def _check_way(w, by_type):
                 # several facts could be meant: choose the one whose values are all allowed
                 good = [c for c in cands if all(_allowed(w, v, c.get(f)) for f, v in a.fields.items())]
                 cands = good or cands
-            at = tuple(str(k[1]) for k in a.key)
+            at = _at(w, a)
             fact = cands[0] if cands else None
             if a.fact not in FUNCTIONAL and len(cands) > 1:
                 good = [c for c in cands if all(_allowed(w, v, c.get(f)) and (v not in env or env[v] == c.get(f))
@@ -1093,8 +1115,9 @@ def _check_way(w, by_type):
                 ok = fact is not None and _allowed(w, v, val) and (v not in env or env[v] == val)
                 if fact is not None and v not in env:
                     env[v] = val
-                r = Read(a.fact, at, f, _sort_of(a, f), w.dom.get(v), w.names.get(v, v))
-                out.append(Check(r, val, w.dom.get(v), ok))
+                needs = None if v in w.free else w.dom.get(v)
+                r = Read(a.fact, at, f, _sort_of(a, f), needs, w.names.get(v, v))
+                out.append(Check(r, val, needs, ok))
             if not a.fields:
                 r = Read(a.fact, at, "", _sort_of(a, ""), None, "")
                 out.append(Check(r, bool(fact), True, fact is not None))

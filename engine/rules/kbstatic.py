@@ -284,6 +284,14 @@ def _stale(kb, m, decl):
             out.append(Finding("error", "stale", f"declared pair 「{_name(kb, a)}」 × 「{_name(kb, b)}」 can never hold "
                                f"on one board (declared at {kb_rel(f)}:{line})",
                                (_where(kb, m, a), _where(kb, m, b))))
+    holders = [(e.id, e.meta, e.file, e.line) for e in kb.entries.values()] + \
+        [(t.id, t.meta, t.file, t.line) for t in kb.tables.values()]
+    from liuren.rules.kbload import kb_rel
+    for hid, meta, f, line in holders:
+        for p in meta.get("conflicts") or []:
+            if isinstance(p, str) and not any(fnmatch.fnmatchcase(i, p) for i in ids):
+                out.append(Finding("error", "stale", f"conflicts: 「{p}」 names no entry",
+                                   ((hid, kb_rel(f), meta.kline("conflicts") if hasattr(meta, "kline") else line),)))
     for eid, e in kb.entries.items():
         fires = (e.meta.get("examples") or {}).get("fires") or []
         if e.meta.get("unreachable") and any(isinstance(b, dict) and isinstance(b.get("board"), dict)

@@ -31,6 +31,8 @@ The API (all on `Meaning`, built once per KB by `meaning_of(kb)` and kept in the
 * `check_on(entry_id, facts)` → [[Check]] per way: for each read, the board's value there, the
   values needed, and whether it holds (and one Check per relation and negation);
 * `equivalent(a, b)`, `narrower(a, b)`, `impossible(entry_id)`: what the static checks use.
+
+The model is of each entry's default reading (a 底本 variant's `when:` is not modelled).
 """
 from __future__ import annotations
 
@@ -78,9 +80,11 @@ class Read:
 @dataclass(frozen=True)
 class Check:
     """A read (or a relation, or a negation) judged on one board: `value` is what the board has
-    there (None: the board has no such fact), `needs` what the condition allows, `ok` whether it
-    holds.  For a relation, `read` is None, `value` the tuple of values and `needs` its name
-    (e.g. 「克」 and the reads it ties in `reads`)."""
+    there (None: the board has no such fact), `needs` what the condition allows (None: any
+    value), `ok` whether it holds.  For a relation (what="relation"), `read` is None, `value`
+    the tuple of the board's values, `needs` the tables behind it and `reads` the variables it
+    ties (Read.var).  For a negation (what="not"), `needs` is the negated condition as text
+    and `ok` is None: not judged here."""
     read: Read | None
     value: object
     needs: object
@@ -1128,6 +1132,10 @@ def _check_way(w, by_type):
         if all(v in env for v in vs):
             val = tuple(env[v] for v in vs)
             out.append(Check(None, val, label, val in tuples, "relation", tuple(w.names.get(v, v) for v in vs)))
+    for text, free, _cond in w.negs:
+        # a negated condition is named, not judged here (ok None): explain/whynot judges it
+        out.append(Check(None, tuple(env.get(v) for v in free), text, None, "not",
+                         tuple(w.names.get(v, v) for v in free)))
     return out
 
 

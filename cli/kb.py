@@ -142,7 +142,11 @@ def _static_checks(kb, list_all):
     from liuren.rules.kbstatic import static_findings
     if not getattr(kb, "digest", None):         # the model is kept in the cache under the KB's content
         kb.digest = cache.kb_digest(kb.root, kb_files(kb.root))
-    found = static_findings(kb)
+    try:
+        found = static_findings(kb)
+    except Exception as e:  # noqa: BLE001 — one line, never a traceback
+        print(f"liuren: {kb.root}: cannot check the conditions' meaning ({type(e).__name__}: {e})", file=sys.stderr)
+        return 1
     errors = [f for f in found if f.severity == "error"]
     rest = [f for f in found if f.severity != "error"]
     for f in errors:

@@ -175,6 +175,8 @@ def static_findings(kb, known_conflicts=None):
             tb = tone(eb)
             if (ta, tb) not in OPPOSITE and (ta != tb or ea.kind != eb.kind):
                 continue
+            if "起例" in (ea.kind, eb.kind) and ea.conclusion != eb.conclusion:
+                continue        # placements asserting different facts: not one conclusion
             if fam_pair(a, b) or frozenset((a, b)) in same:
                 continue
             wb, fb = poss[b], facts[b]
@@ -190,7 +192,7 @@ def static_findings(kb, known_conflicts=None):
             out.append(_pair_finding(kb, m, a, b, decl, nested=True))
     # ---- stale declarations
     out += _stale(kb, m, decl)
-    out = [_pending(f) for f in out]
+    out = [_pending(f) for f in out if f is not None]
     order = {"error": 0, "warning": 1, "note": 2}
     out = list(dict.fromkeys(out))
     out.sort(key=lambda f: (order[f.severity], f.code, f.entries))
@@ -214,7 +216,7 @@ PENDING = {frozenset(p) for p in (
     ("j2a-congji", "j2a-zhengyang"),
     ("j2b-chouhai-chu-zhong-mo", "j2b-chouhai-mo-zhong-chu"), ("j2b-hehe-chu-zhong-mo", "j2b-hehe-mo-zhong-chu"),
     ("j2b-posun-chu-zhong-mo", "j2b-posun-mo-zhong-chu"), ("j2b-yaodong-chu-zhong-mo", "j2b-yaodong-mo-zhong-chu"),
-    ("yh-shefu-keti-yinyang", "yh-shefu-keti-yong"), ("yh-shefu-wuxing-fu", "yh-shefu-zhi-fu"),
+    ("yh-shefu-keti-yinyang", "yh-shefu-keti-yong"),
     ("yh-tianpao", "yh-tianpao-houguo"), ("yh-yantiao", "yh-yantiao-leishen"), ("yh-yeshou", "yh-yeshou-beiming"),
 )}
 
@@ -250,6 +252,8 @@ def _pair_finding(kb, m, a, b, decl, nested):
         if ea.book and ea.book == eb.book:
             return Finding("error", "redundant", rel + f": the same conclusion ({ea.kind}) twice in one book", where)
         return Finding("note", "redundant", rel + f": the same conclusion ({ea.kind}) in two books", where)
+    if "起例" in (ea.kind, eb.kind):
+        return None         # a placement beside another conclusion: placements often read nothing much
     return Finding("note", "differ", rel + f" ({ea.kind} / {eb.kind})", where)
 
 

@@ -206,6 +206,12 @@ class Meaning:
             expanded = direct if raw is self._branches(eid, expand=False) else [self._way(b) for b in raw]
             from liuren.rules.conditions import then_facts
             concl = tuple(sorted(repr(x) for x in then_facts(rule.then)))
+            # what the conclusion's values are looked up in (the same `then:` over other tables
+            # concludes other things)
+            tv = {v for _, fs in then_facts(rule.then) for v in fs.values() if _is_var(v)}
+            concl += tuple(sorted(repr((t, sorted(f for f, v in fs.items() if _is_var(v) and v in tv)))
+                                  for t, fs in _patterns(rule.when) if t in self.static_types
+                                  and any(_is_var(v) and v in tv for v in fs.values())))
             if rule.as_var and not fams:        # a family: what it reports is its rows
                 concl += tuple(sorted(repr(t) for t, fs in _patterns(rule.when) if fs.get("id") == rule.as_var))
             self.entries[eid] = EntryMeaning(eid, e.kind or rule.kind, e.valence or (rule.valence if fam is None else ""),

@@ -109,7 +109,7 @@ class Way:
     excl: dict = field(default_factory=dict)       # variable -> frozenset excluded (open domains)
     rels: list = field(default_factory=list)       # [(vars tuple, frozenset of value tuples, label)]
     negs: list = field(default_factory=list)       # [(text, free vars tuple, condition)]
-    open_tests: list = field(default_factory=list)  # tests over open values: [(text, vars)]
+    open_tests: list = field(default_factory=list)  # tests over open values: [((op, a, b), vars)]
     impossible: str | None = None                  # why no board can satisfy it
     names: dict = field(default_factory=dict)      # variable -> canonical name
     free: frozenset = frozenset()                  # variables read once and allowed anything
@@ -416,7 +416,8 @@ class Meaning:
             closed = [x for x in group if x[0][0] == "s" or all(w.dom.get(v) is not None for v in x[1]) and x[1]]
             opened = [x for x in group if x not in closed]
             for (it, vs) in opened:
-                w.open_tests.append((f"{it[1]}({it[2][0]},{it[2][1]})", tuple(vs)))
+                # (op, its two arguments: a variable or a literal), the variables it reads
+                w.open_tests.append(((it[1],) + tuple(x if _isv(x) else repr(x) for x in it[2]), tuple(vs)))
             if not closed:
                 continue
             sols = self._solve(closed, w, [v for v in cvars if v in board_vars])
@@ -878,8 +879,8 @@ def _canonical(w, fdom):
                  frozenset(tuple(str(t[i]) for i in order) for t in tuples)))
     for text, free, _ in w.negs:
         sig.add(("not", _named(text, names), tuple(names.get(v, v) for v in free)))
-    for text, vs in w.open_tests:
-        sig.add(("test", text.split("(")[0], tuple(names.get(v, v) for v in vs)))
+    for t, vs in w.open_tests:
+        sig.add(("test",) + tuple(names.get(x, x) if _isv(x) else x for x in t))
     w.sig = frozenset(sig)
     w.free = frozenset(frees)
     w.labels = frozenset(_atom_label(a) for a in w.atoms if a.key)
@@ -982,11 +983,11 @@ def implies(x, y):
             t2 = _rename_outer(t, {v: m[v] for v in fr})
             if (t2, tuple(x.names.get(m[v], m[v]) for v in fr)) not in {(_rename_outer(a, {}), b) for a, b in xneg}:
                 return False
-        xt = {(t.split("(")[0], vs) for t, vs in x.open_tests}
+        xt = {t for t, _ in x.open_tests}
         for t, vs in y.open_tests:
             if any(v not in m for v in vs):
                 return False
-            if (t.split("(")[0], tuple(m[v] for v in vs)) not in xt:
+            if tuple(m[a] if _isv(a) else a for a in t) not in xt:
                 return False
         return True
     return extend(0, {})

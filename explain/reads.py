@@ -218,3 +218,66 @@ def entry_lines(kb, entry, rule, pre, fb, variants=None, lang="zh"):
     items = expand_macros(when if isinstance(when, list) else [when], kb.macros, itertools.count())
     fixed = _row_bindings(kb, rule, entry.id) if entry.id != rule.id else {}
     return lines(kb, rule, items, fb, fixed, display_name(entry, lang), variants, lang)
+
+
+# ------------------------------------------------------------------ on the condition model
+# Since the condition model (liuren.rules.meaning) exists, a WHY-NOT's board lines are read off it:
+# check_on(entry, the board's facts) gives, way by way, each read with the board's value there and
+# the values needed.  The derivation above stays for what the model does not cover (a 底本 variant's
+# own `when:`, or an entry the model has no way for).
+MAX_SHOWN = 8
+
+
+def _at_words(read, checks, lang):
+    """Where a read is, in words: 初傳; 初傳 亥 所乘之將 (the general on 初傳's 天盤 branch); 發用之門."""
+    from liuren.explain.words import position
+    words = FIELD_WORDS[lang]
+    at = "、".join(position(p, lang) for p in read.at)
+    if read.fact == "盤":
+        branch = next((c.value for c in checks if c.read and c.read.fact == "位" and c.read.at == read.at
+                       and c.read.field == "支" and c.value), None)
+        return f"{at} {branch} {words.get(read.field, read.field)}" if branch else f"{at}{words.get(read.field, read.field)}"
+    if read.fact == "位":
+        return at + ("" if read.field == "支" else words.get(read.field, read.field))
+    if at:
+        return f"{at}{words.get(read.field, read.field)}"
+    return words.get(read.field, read.field)
+
+
+def _needs_words(needs, lang):
+    vals = sorted(map(str, needs))
+    if len(vals) > MAX_SHOWN:
+        more = {"zh": "等 {n} 者之一", "ja": "など {n} のいずれか"}[lang].format(n=len(vals))
+        return OR[lang].join(vals[:MAX_SHOWN]) + more
+    return OR[lang].join(vals)
+
+
+def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
+    """The board-value lines of the way that comes nearest (fewest reads failed), from the model;
+    None when the model has no way for the entry."""
+    from liuren.rules.meaning import meaning_of
+    m = meaning_of(kb)
+    if entry_id not in m.entries:
+        return None
+    ways = m.check_on(entry_id, facts, judged=judged)
+    if not ways:
+        return None
+    best = min(ways, key=lambda cs: sum(1 for c in cs if c.what == "read" and not c.ok))
+    out, seen = [], set()
+    for c in best:
+        if c.what != "read" or c.ok or c.read is None or c.needs is None or c.read.fact == "判":
+            continue
+        if c.value is None and len(c.needs) >= 12:       # any branch at all: says nothing the next line does not
+            continue
+        key = (c.read.fact, c.read.at, c.read.field)
+        if key in seen:
+            continue
+        seen.add(key)
+        what = _at_words(c.read, best, lang)
+        need = _needs_words(c.needs, lang)
+        tpl = LINE[lang] if c.value is not None else NONE[lang]
+        out.append({"text": tpl.format(what=what, has=c.value, name=name, need=need), "field": c.read.field,
+                    "has": c.value, "need": sorted(map(str, c.needs)), "at": list(c.read.at), "fact": c.read.fact})
+    order = ("初傳", "中傳", "末傳", "干上", "干陰", "支上", "支陰", "日干", "日支")
+    out.sort(key=lambda x: min((order.index(p) for p in x["at"] if p in order), default=len(order)))
+    return out

@@ -373,7 +373,18 @@ def why_not(g, key, kb=None):
     # what the rule reads and needs, said with the board's own values (explain.reads; the condition
     # model will take its place)
     from liuren.explain import reads as RD
-    board_lines = {lg: RD.entry_lines(kb, entry or rule, rule, pre, fb, variants, lg) for lg in ("zh", "ja")}
+    from liuren.explain.words import display_name
+    variant_when = any(v.get("when") for v in rule.variants if v["id"] == (variants.get(rule.id) or variants.get("*")))
+    board_facts = [f for t, lst in fb.by_type.items() for f, _ in lst]
+    judged = [f.get("規") for f, _ in fb.by_type.get("判", [])]
+    board_lines = None
+    if not variant_when:                # the model reads each entry's default reading
+        board_lines = {lg: RD.model_lines(kb, key, board_facts, judged, display_name(entry or rule, lg), lg)
+                       for lg in ("zh", "ja")}
+        if board_lines["zh"] is None:
+            board_lines = None
+    if board_lines is None:
+        board_lines = {lg: RD.entry_lines(kb, entry or rule, rule, pre, fb, variants, lg) for lg in ("zh", "ja")}
     from liuren.explain.conditions import _row_bindings
     fixed = _row_bindings(kb, rule, key) if key != rule.id else {}
     pats = list(RD._patterns(items))

@@ -267,8 +267,8 @@ def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
     for c in best:
         if c.what != "read" or c.ok or c.read is None or c.needs is None or c.read.fact == "判":
             continue
-        if c.value is None and len(c.needs) >= 12:       # any branch at all: says nothing the next line does not
-            continue
+        if len(c.needs) >= 12 or c.value in c.needs:      # any branch at all, or a join that failed, not a value:
+            continue                                      # the conditions below say it
         key = (c.read.fact, c.read.at, c.read.field)
         if key in seen:
             continue

@@ -49,8 +49,10 @@ class FactBase:
                 return tpl.format(**f)
             except (KeyError, IndexError, ValueError):
                 pass
-        words = row_words(self.kb, {"t": tab.fact_type, **{k: v for k, v in f.items() if k != "id"}})
-        return f"「{row.name}」：{words}" if row else words
+        cells = {k: v for k, v in f.items() if k != "id"}
+        if row is not None:                # a named row: its name, then its cells (not the table's name again)
+            return f"「{row.name}」：" + "，".join(f"{k}為{v}" for k, v in cells.items())
+        return row_words(self.kb, {"t": tab.fact_type, **cells})
 
     def facts(self, t):
         if t in self.by_type:
@@ -412,6 +414,8 @@ def why_not(g, key, kb=None):
         else:
             facts = nearest(item, said, fb)
         own_row = bool(fixed) and _is_own_row(item, rule)
+        if own_row and not ok:
+            facts = []              # the board lines above say what the board has where the row reads
         # the entry's own row says what the entry needs (its cells), never the board's values put in them
         text = _own_row_text(kb, key, item, said) if own_row else cond_text(item, {**said, **b} if ok else said, kb)
         conds.append({"text": text, "held": ok, "facts": facts})

@@ -91,6 +91,8 @@ def _condition(c):
     facts = "、".join(c["facts"])
     if c["held"]:
         return f"✓ {w('要')} {c['text']}" + (f"：{facts}" if facts else "")
+    if c.get("own_row") and not facts:          # the board lines above say what the board has there
+        return f"✗ {w('要')} {c['text']}"
     return f"✗ {w('要')} {c['text']}；" + (f"{w('盤上最近者')}：{facts}" if facts else w("盤上無此"))
 
 

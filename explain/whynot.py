@@ -418,7 +418,7 @@ def why_not(g, key, kb=None):
             facts = []              # the board lines above say what the board has where the row reads
         # the entry's own row says what the entry needs (its cells), never the board's values put in them
         text = _own_row_text(kb, key, item, said) if own_row else cond_text(item, {**said, **b} if ok else said, kb)
-        conds.append({"text": text, "held": ok, "facts": facts})
+        conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {})})
     q = rule.meta.get("question")
     note = None
     if q and g.graph.get("question") != q:

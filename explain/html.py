@@ -176,12 +176,57 @@ def judgment_groups(kb, r, keep, lang="zh", placements=False):
                                 for i in f.defeated_by] if f.defeated else [],
                 "gate_note": gate_note(kb, r.board, f, lang),
             })
+        items = _merge_children(items, lang)
         groups.append({"kind": kind, "word": L.kind_word(kind, lang), "entries": items,
                        "open": kind in FIRST_KINDS, "count": sum(1 for i in items if i["shown"])})
     if not any(g["open"] and g["count"] for g in groups):
         for g in groups:                    # filtered to other kinds: those the reader chose are open
             g["open"] = g["count"] > 0
     return groups
+
+
+def _merge_children(items, lang="zh"):
+    """Each judgment once: a child named 「失時:干支上乘此」 beside its parent 「失時」 is one line, the
+    parent's, which says by which of its ways it was reached (失時（干支上乘此）) and where."""
+    by_name = {i["name_zh"]: i for i in items}
+    out = []
+    for i in items:
+        head, sep, tail = i["name_zh"].partition(":")
+        parent = by_name.get(head) if sep else None
+        if parent is None or parent is i:
+            out.append(i)
+            continue
+        parent.setdefault("ways", []).append(tail)
+        for p in i["places"]:
+            if p not in parent["places"]:
+                parent["places"].append(p)
+        parent["place_text"] = L.places_text(parent["places"], lang)
+        parent["refs"] = list(dict.fromkeys(parent["refs"] + i["refs"]))
+        parent["books"] = sorted(set(parent["books"]) | set(i["books"]))
+    for i in out:
+        if i.get("ways"):
+            i["name"] = f"{i['name']}（{'、'.join(i['ways'])}）"
+    return out
+
+
+def summary(groups, lang="zh"):
+    """The board in the order a reader takes it: the 課體, what the 三傳 say (the 格 seen at a 傳), then
+    the other 格 by tone — names only; the full list follows."""
+    chuan = {L.position(x, lang) for x in ("初傳", "中傳", "末傳")}
+    out = {"keti": [], "chuan": [], "tones": {}}
+    for g in groups:
+        for i in g["entries"]:
+            if not i["shown"] or i["defeated_by"]:
+                continue
+            if g["kind"] == "課體":
+                out["keti"].append(i)
+            elif g["kind"] == "格":
+                at = {a for p in i["places"] for a in p["at"]}
+                if at & chuan:
+                    out["chuan"].append(i)
+                else:
+                    out["tones"].setdefault(i["valence_word"] or "", []).append(i)
+    return out if (out["keti"] or out["chuan"] or out["tones"]) else None
 
 
 def two_views(kb, groups, lang="zh"):

@@ -253,6 +253,7 @@ def create_app(kb=None, warm=True):
         books = sorted({b for g in groups for i in g["entries"] for b in i["books"]})
         return {"lang": lang, "p": p, "r": r, "b": H.board_parts(svc.kb, r.board, lang), "groups": groups,
                 "findings": H.findings(svc.kb, r, lang=lang), "views": H.two_views(svc.kb, groups, lang), "books": books, "valences": svc._valences,
+                "summary": H.summary(groups, lang),
                 "kinds": [g["kind"] for g in groups],
                 "qs": P.query_string(p, drop=("why",)), "qs_all": P.query_string(p),
                 "qs_cast": P.query_string({k: v for k, v in p.items() if k in P.CAST_KEYS}),

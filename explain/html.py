@@ -422,6 +422,9 @@ def _kb_of(g):
 def label_report(kb, rep, lang):
     """Display names on a HOW / WHY-NOT report (a copy of each name under `label`)."""
     rep["label"] = L.name_of(kb, rep["rule"], rep["name"], lang)
+    jr = L.ja_reading(kb.entries.get(rep["rule"])) if lang == "ja" else None
+    if jr and rep.get("reading") and jr not in rep["reading"]:
+        rep["reading"] = f"{jr}（{rep['reading']}）"          # the 日譯's words, the classical 斷 beside them
     if rep.get("family"):
         fam = kb.entries.get(rep["family"])
         rep["family_label"] = L.display_name(fam, lang) if fam is not None else rep["family"]

@@ -29,6 +29,19 @@ def display_name(entry, lang="zh"):
     return entry.name
 
 
+def ja_reading(entry):
+    """The 日譯's own words for an entry's 斷, where its rendering gives them as a quoted phrase it
+    reads the board by (斬首: 「事ありて開頭なし」と論ずる), else None."""
+    import re
+    from liuren.i18n import is_rendering
+    for s in (entry.source if entry is not None else []):
+        if is_rendering(s):
+            m = re.search(r"「([^」]{2,40})」と(?:論ずる|論ず|断ずる|断ず)", s.get("quote", ""))
+            if m:
+                return m.group(1)
+    return None
+
+
 def name_of(kb, key, fallback, lang="zh"):
     """The display name of the entry with id `key` (fallback: the name the engine recorded)."""
     if lang == "zh":

@@ -50,7 +50,10 @@ def rule_view(svc, key, lang="zh"):
         from liuren.explain.whynot import reporting_rule
         reports = [{"id": r.id, "name": L.display_name(r, lang)} for r in svc.kb.rows.values()
                    if reporting_rule(svc.kb, r.id)[0] is e]
-    return {"e": e, "label": L.display_name(e, lang), "reading": L.plain(e.reading, svc.kb, lang, e), "ja": (e.meta.get("labels") or {}).get("ja"),
+    reading = L.plain(e.reading, svc.kb, lang, e)
+    if lang == "ja" and L.ja_reading(e):          # the 日譯's words, the classical 斷 beside them
+        reading = f"{L.ja_reading(e)}（{reading}）"
+    return {"e": e, "label": L.display_name(e, lang), "reading": reading, "ja": (e.meta.get("labels") or {}).get("ja"),
             "detail": detail, "family": ({"id": family.id, "label": L.display_name(family, lang)}
                                          if family is not None and family.id != e.id else None),
             "conditions": conds, "sources": sources, "examples": examples, "related": related,

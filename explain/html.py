@@ -318,7 +318,11 @@ def findings(kb, r, keep=None, lang="zh"):
                     x["bys"].append(d[by])
             else:
                 line = texts(d)
-                x = h["lines"].setdefault(line, {"text": line, "refs": []})
+                x = h["lines"].setdefault(line, {"text": line, "refs": [], "d": d, "methods": []})
+                # the judgment that gave it (寅之類象 at 寅): said where findings on one item disagree
+                m = L.name_of(kb, f.report, f.name, lang) + (f"（{'、'.join(dict.fromkeys(f.about))}）" if f.about else "")
+                if m not in x["methods"]:
+                    x["methods"].append(m)
             for s in f.sources:
                 c = cite(s) if s.get("seed") else None
                 if c and c not in x["refs"]:
@@ -339,8 +343,19 @@ def findings(kb, r, keep=None, lang="zh"):
                     views.append(L.WORDS[lang]["views_line"].format(
                         subject=" ".join(str(x) for x in subject),
                         views="；".join(f"{v}（{'、'.join(dict.fromkeys(map(str, bys)))}）" for v, bys in vs.items())))
+        # findings that contradict each other (味 酸 and 苦): each says which method gave it
+        item = {}
+        for x in h["lines"].values():
+            d = x.get("d")
+            if d is not None and "項" in d and "值" in d:
+                item.setdefault(d["項"], set()).add(str(d["值"]))
+        for x in h["lines"].values():
+            d = x.get("d")
+            if d is not None and len(item.get(d.get("項"), ())) > 1 and x.get("methods"):
+                x["text"] = x["text"] + L.WORDS[lang]["found_by"].format(methods="、".join(x["methods"]))
         lines = []
         for x in h["lines"].values():
+            x = {k: v for k, v in x.items() if k not in ("d", "methods")}
             if "fact" in x:
                 x = {"text": texts({**x["fact"], by: "、".join(map(str, x["bys"]))}), "refs": x["refs"]}
             lines.append(x)

@@ -126,7 +126,8 @@ def whynot_lines(w_):
     for s in _shown_sources(r.get("sources") or []):
         out.append(f"  「{s['quote']}」 {cite(s)}" if s.get("quote") else f"  {cite(s)}")
     lang = _LANG[0] if _LANG[0] in ("zh", "ja") else "zh"
-    out += ["  ✗ " + ((x.get("texts") or {}).get(lang) or x["text"]) for x in r.get("board") or []]
+    out += [("  · " if x.get("field") == "由" else "  ✗ ") + ((x.get("texts") or {}).get(lang) or x["text"])
+            for x in r.get("board") or []]
     out += ["  " + _condition(c) for c in r["conditions"]]
     if r.get("note"):
         out.append(f"  （{r['note']}）")

@@ -387,6 +387,16 @@ def why_not(g, key, kb=None):
             board_lines = None
     if board_lines is None:
         board_lines = {lg: RD.entry_lines(kb, entry or rule, rule, pre, fb, variants, lg) for lg in ("zh", "ja")}
+    if any(x["field"] in ("門", "體") for x in board_lines["zh"]):
+        # the gate read: how this board came to its gate (元首課 on a board of two 下賊上 …), step by step
+        from liuren.explain.steps import step_text
+        casts = sorted((d for _, d in g.nodes(data=True) if d.get("kind") == "cast"), key=lambda d: d.get("order", 0))
+        why = [d for d in casts if not str(d.get("key", "")).startswith(("plate", "lessons", "chuanfa"))]
+        for lg in board_lines:
+            if why:
+                head = {"zh": "此盤之發用：", "ja": "この盤の発用："}[lg]
+                board_lines[lg] = board_lines[lg] + [{"text": head + "；".join(step_text(d, lg) for d in why),
+                                                      "field": "由", "has": None, "need": [], "texts": None}]
     from liuren.explain.conditions import _row_bindings
     fixed = _row_bindings(kb, rule, key) if key != rule.id else {}
     pats = list(RD._patterns(items))

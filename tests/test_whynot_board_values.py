@@ -55,12 +55,21 @@ def test_whynot_states_the_boards_own_value(r, key, book, field, subject):
     lines = [x["text"] for x in rep["board"]]
     assert any(subject in x and f"此盤為 {has}" in x and f"{e.name}要" in x for x in lines), lines
     for x in rep["board"]:
+        if x["field"] == "由":            # how the board came to its gate: its casting steps
+            assert x["text"].startswith("此盤之發用：") and x["texts"]["ja"].startswith("この盤の発用：")
+            continue
         assert str(x["has"]) not in x["need"]                      # a line is a difference, never a match
         assert "この盤は" in x["texts"]["ja"] or "この盤にはない" in x["texts"]["ja"]
 
 
 def test_the_books_across(r):
     assert len({b for _, b, _, _ in CASES}) >= 6 and len(CASES) >= 10
+
+
+def test_yuanshou_says_how_the_board_came_to_its_gate(r):
+    rep = Q.explain(r, "dq07-yuanshou")
+    how = [x["text"] for x in rep["board"] if x["field"] == "由"]
+    assert how and "下賊上：丑加卯、亥加丑" in how[0]              # two 下賊上, not one 上克下
 
 
 def test_a_row_says_its_own_cells_not_the_boards(r):

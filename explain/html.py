@@ -437,6 +437,9 @@ def _kb_of(g):
 def label_report(kb, rep, lang):
     """Display names on a HOW / WHY-NOT report (a copy of each name under `label`)."""
     rep["label"] = L.name_of(kb, rep["rule"], rep["name"], lang)
+    for c in rep.get("conditions") or []:          # a WHY-NOT's conditions in the page's language
+        c["text"] = L.condition_words(c["text"], lang)
+        c["facts"] = [L.condition_words(x, lang) for x in c.get("facts") or []]
     jr = L.ja_reading(kb.entries.get(rep["rule"])) if lang == "ja" else None
     if jr and rep.get("reading") and jr not in rep["reading"]:
         rep["reading"] = f"{jr}（{rep['reading']}）"          # the 日譯's words, the classical 斷 beside them

@@ -29,6 +29,28 @@ def display_name(entry, lang="zh"):
     return entry.name
 
 
+# a condition's own words in Japanese (the classical terms inside it stay as the books write them)
+_COND_JA = [
+    (r"(\S+) 與 (\S+) 不同", r"\1 と \2 が異なる"), (r"(\S+) 即 (\S+)", r"\1 は \2 に同じ"),
+    (r"(\S+) 少於 (\S+)", r"\1 は \2 より少ない"), (r"(\S+) 多於 (\S+)", r"\1 は \2 より多い"),
+    (r"(\S+) 不多於 (\S+)", r"\1 は \2 以下"), (r"(\S+) 不少於 (\S+)", r"\1 は \2 以上"),
+    (r"(\S+) 在 (\S+) 之中", r"\1 は \2 のうち"), (r"(\S+) 不在 (\S+) 之中", r"\1 は \2 のうちにない"),
+    (r"^已成 ", "成立済み："), (r"或（", "いずれか（"), (r"無（", "ない（"), (r"依「([^」]+)」：", r"「\1」の行："),
+    (r"(\S)為(\S)", r"\1が\2"), (r"或", "か"), (r"某", "何か"), (r"見於", "が見える："), (r"初傳", "初伝"),
+    (r"中傳", "中伝"), (r"末傳", "末伝"), (r"三傳", "三伝"),
+]
+
+
+def condition_words(text, lang="zh"):
+    """A condition line (WHY-NOT, a rule page) in the page's language."""
+    import re
+    if lang != "ja" or not text:
+        return text
+    for pat, rep in _COND_JA:
+        text = re.sub(pat, rep, text)
+    return text
+
+
 def ja_reading(entry):
     """The 日譯's own words for an entry's 斷, where its rendering gives them as a quoted phrase it
     reads the board by (斬首: 「事ありて開頭なし」と論ずる), else None."""

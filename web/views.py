@@ -23,7 +23,8 @@ def rule_view(svc, key, lang="zh"):
     detail = svc.rule_json(e.id)
     from liuren.explain.conditions import conditions_in_words, segments, then_in_words
     family, conds = conditions_in_words(svc.kb, e, links=True)
-    conds = [segments(c, svc.kb, lang) for c in conds]
+    conds = [[(L.condition_words(t, lang), ref) if ref is None else (t, ref) for t, ref in segments(c, svc.kb, lang)]
+             for c in conds]
     from liuren.i18n import is_rendering
     sources = [{"quote": s.get("quote", ""), "cite": cite(s)} for s in _sources(svc.kb, e)
                if lang == "ja" or not is_rendering(s)]          # the 日譯's paragraphs only under ja

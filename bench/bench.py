@@ -9,6 +9,7 @@ judging (KB load and compile, per-board judge time over the 720 lessons) and the
     python bench/bench.py --cli-only   # the commands, median of 5 fresh processes each
     python bench/bench.py --startup-only   # judge and why against the bare import (ratios)
     python bench/bench.py --kb-examples    # `liuren kb check --examples` over the whole KB
+    python bench/bench.py --kb-check       # `liuren kb check` (with the static checks), cold and warm
 
 A script, not a test: it prints figures; nothing asserts on time.
 """
@@ -232,9 +233,54 @@ def bench_kb_examples(kb_dir=None):
           f"{time.perf_counter() - w:6.1f} s wall, {len(failed)} failed")
 
 
+def bench_kb_check(kb_dir=None, n=3):
+    """`liuren kb check` in fresh processes: cold (an empty cache folder: the condition model is
+    built) and warm (the model read from the cache), median of n each; and, in this process,
+    building the model and running the static checks alone."""
+    import os
+    import subprocess
+    import tempfile
+    up = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    print(f"kb check ({up[up.find('load'):]})")
+    exe = [sys.executable, "-m", "liuren.cli.main", "kb", "check"] + (["--kb", kb_dir] if kb_dir else [])
+    for label, fresh in (("cold (empty cache)", True), ("warm (model cached)", False)):
+        times, cpu = [], []
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ, LIUREN_CACHE_DIR=d)
+            if not fresh:
+                subprocess.run(exe, env=env, capture_output=True)
+            for _ in range(n):
+                if fresh:
+                    for p in pathlib.Path(d).iterdir():
+                        p.unlink()
+                import resource
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                t = time.perf_counter()
+                r = subprocess.run(exe, env=env, capture_output=True)
+                times.append(time.perf_counter() - t)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        print(f"  liuren kb check, {label:<22} median {statistics.median(times):6.2f} s wall, "
+              f"{statistics.median(cpu):6.2f} s CPU  (exit {r.returncode}, n={n})")
+    from liuren.rules.kbload import load_kb
+    from liuren.rules.kbstatic import static_findings
+    from liuren.rules.meaning import Meaning
+    kb, _ = load_kb.__wrapped__(kb_dir, collect=True)
+    c, t = time.process_time(), time.perf_counter()
+    m = Meaning(kb)
+    print(f"  the condition model ({len(m.entries)} entries): {time.perf_counter() - t:6.2f} s wall, "
+          f"{time.process_time() - c:6.2f} s CPU")
+    kb.__dict__["_meaning"] = m
+    c, t = time.process_time(), time.perf_counter()
+    found = static_findings(kb)
+    print(f"  the static checks ({len(found)} findings): {time.perf_counter() - t:6.2f} s wall, "
+          f"{time.process_time() - c:6.2f} s CPU")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kb-examples", action="store_true", help="only `liuren kb check --examples` over the KB")
+    ap.add_argument("--kb-check", action="store_true", help="only `liuren kb check` (the static checks), cold and warm")
     ap.add_argument("--cast-only", action="store_true")
     ap.add_argument("--judge-only", action="store_true")
     ap.add_argument("--cli-only", action="store_true")
@@ -245,6 +291,9 @@ def main():
                     help="judge the 720 lessons this many times and also report each board's best time "
                          "(a shared machine's noise only ever adds time); default 3")
     a = ap.parse_args()
+    if a.kb_check:
+        bench_kb_check(a.kb)
+        return
     if a.kb_examples:
         bench_kb_examples(a.kb)
         return

@@ -127,9 +127,42 @@ def cmd_kb_check(a):
     for group in duplicate_tables(kb):          # a warning, not an error: two books may state one table
         where = "、".join(f"{i} ({kb_rel(f)})" for i, f in group)
         print(f"liuren: warning: the same rows are defined twice: {where}", file=sys.stderr)
+    if _static_checks(kb, getattr(a, "notes", False)):
+        return 2
     print(f"{kb.root}: {len(kb.files)} files, {len(kb.rules)} rules, {len(kb.tables)} tables "
           f"({nrows} named rows), {len(kb.questions)} questions — ok")
     return 0
+
+
+def _static_checks(kb, list_all):
+    """The checks over what each condition means (rules.kbstatic): errors each on a line (the
+    number of them returned), warnings and notes counted, listed with --notes."""
+    from liuren.rules import cache
+    from liuren.rules.kbload import kb_files
+    from liuren.rules.kbstatic import static_findings
+    if not getattr(kb, "digest", None):         # the model is kept in the cache under the KB's content
+        kb.digest = cache.kb_digest(kb.root, kb_files(kb.root))
+    try:
+        found = static_findings(kb)
+    except Exception as e:  # noqa: BLE001 — one line, never a traceback
+        print(f"liuren: {kb.root}: cannot check the conditions' meaning ({type(e).__name__}: {e})", file=sys.stderr)
+        return 1
+    errors = [f for f in found if f.severity == "error"]
+    rest = [f for f in found if f.severity != "error"]
+    for f in errors:
+        (_, path, line), = f.entries[:1]
+        print(f"liuren: {path}:{line}: {f.text()}", file=sys.stderr)
+    if list_all:
+        for f in rest:
+            (_, path, line), = f.entries[:1]
+            print(f"{f.severity}: {path}:{line}: {f.text()}")
+    elif rest:
+        counts = {}
+        for f in rest:
+            counts[(f.severity, f.code)] = counts.get((f.severity, f.code), 0) + 1
+        text = ", ".join(f"{n} {sev} {code}" for (sev, code), n in sorted(counts.items()))
+        print(f"meaning: {text} — kb check --notes lists them")
+    return len(errors)
 
 
 def _check_examples(kb, what):
@@ -282,6 +315,9 @@ def add_commands(sub, cast_args):
     kc.add_argument("--examples", nargs="*", metavar="ID|FILE",
                     help="also judge the example boards (fires, silent, unmet) of every entry, or of these "
                          "entries or files (juan3/ge.yaml): the check to run after an edit")
+    kc.add_argument("--notes", action="store_true",
+                    help="list every warning and note of the checks on the conditions' meaning "
+                         "(subsumed, nested, differing), not only their counts")
     add_kb_arg(kc)
     kc.set_defaults(fn=cmd_kb_check)
     kf = ks.add_parser("facts", help="the fact vocabulary rules can match")

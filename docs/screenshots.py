@@ -18,12 +18,15 @@ HERE = pathlib.Path(__file__).resolve().parent
 CHROMIUM = os.environ.get("LIUREN_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 BOARD = urllib.parse.urlencode({"day": "丁卯", "on": "亥加丑", "month": "壬寅", "why": "ge-zhanshou"})
+WHYNOT = urllib.parse.urlencode({"day": "丁卯", "on": "亥加丑", "month": "壬寅", "why": "伏吟課"})
 SHOTS = [
     # (file, path, width, height, full page)
     ("web-board.png", f"/board?{BOARD}", 1280, 900, False),
+    ("web-whynot.png", f"/board?{WHYNOT}&lang=ja", 1280, 900, False),
     ("web-phone.png", f"/board?{BOARD}&lang=ja", 390, 844, False),
-    ("web-practice.png", "/practice?seed=11", 1280, 900, False),
-    ("web-sheet.png", "/practice/sheet?seed=11&n=10", 1000, 1300, False),
+    ("web-phone-zh.png", f"/board?{WHYNOT}", 390, 844, False),
+    ("web-practice.png", "/practice?seed=12&gate=%E6%B6%89%E5%AE%B3", 1280, 900, False),
+    ("web-sheet.png", "/practice/sheet?seed=11&n=12", 1000, 1300, False),
 ]
 
 
@@ -42,15 +45,22 @@ def serve():
 
 
 def practice_first_step(page):
-    """Answer the 四課 of the drill's lesson rightly, so the shot shows the second step."""
+    """Answer the drill's 涉害 lesson: the 四課 rightly, then the 三傳 of the other school (先孟仲),
+    so the shot shows it taken and named."""
     from liuren import cast
     from liuren.app.practice import practice_lesson
-    les = practice_lesson(11)
+    les = practice_lesson(12, "涉害")
     b = cast(day=les["day"], on=les["on"], night=les["night"] == "true")
     for i, l in enumerate(b.lessons):
         page.select_option(f"#ans-k{i + 1}", l.upper)
     page.click("#check-lessons")
     page.locator("#step2").wait_for(timeout=60000)
+    alt = cast(day=les["day"], on=les["on"], night=les["night"] == "true", shehai="mengzhong").transmissions
+    for k, v in zip(("chu", "zhong", "mo"), alt.branches):
+        page.select_option(f"#ans-{k}", v)
+    page.select_option("#ans-gate", alt.gate)
+    page.click("#check")
+    page.locator("#step3").wait_for(timeout=60000)
 
 
 def main():

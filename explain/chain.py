@@ -35,8 +35,10 @@ def ancestors(g, targets):
     return sorted(seen, key=lambda n: g.nodes[n]["n"])
 
 
-def premises(g, node, skip_rows=()):
-    """Words for the facts a firing matched: board and derived facts first, table rows after."""
+def premises(g, node, skip_rows=(), kb=None):
+    """Words for the facts a firing matched: board and derived facts first, table rows after (a row
+    the engine could only dump said as a sentence, explain.factwords)."""
+    from liuren.explain.factwords import is_dump, row_words
     facts = [p for p in g.predecessors(node) if g.edges[p, node].get("role") == "premise"]
     order = {"board": 0, "derived": 1, "table": 2}
     facts.sort(key=lambda f: (order.get(g.nodes[f].get("origin"), 3), g.nodes[f].get("text", "")))
@@ -45,7 +47,11 @@ def premises(g, node, skip_rows=()):
         d = g.nodes[f]
         if d.get("origin") == "table" and d.get("fields", {}).get("id") in skip_rows:
             continue                  # the row being reported is the conclusion, not a premise
-        out.append(d.get("text", f))
+        text = d.get("text", f)
+        if d.get("origin") == "table" and kb is not None and is_dump(text, kb, d.get("fields") or {}):
+            text = row_words(kb, d["fields"]) or text
+        if text not in out:
+            out.append(text)
     return out
 
 
@@ -72,26 +78,91 @@ def cast_steps(g):
     return out
 
 
-def firing_step(g, node, final=False):
+CHUAN_PLACES = ("初傳", "中傳", "末傳", "三傳")
+LESSON_PLACES = ("干上", "支上", "干陰", "支陰")
+
+
+def reads_of(g, firings):
+    """What of the casting the firings' board facts read: 'chuan' (the 三傳), 'lessons' (the 四課),
+    'plate' (the 天地盤 and its generals).  A position's fact is read as that position."""
+    reads = set()
+    for node in firings:
+        for f in g.predecessors(node):
+            if g.edges[f, node].get("role") != "premise":
+                continue
+            d = g.nodes[f]
+            if d.get("origin") != "board":
+                continue
+            fields = d.get("fields") or {}
+            t = fields.get("t")
+            place = fields.get("位")
+            if t == "傳" or place in CHUAN_PLACES:
+                reads.add("chuan")
+            elif t == "課" or place in LESSON_PLACES:
+                reads.add("lessons")
+            elif t in ("盤", "遁") or (t == "位" and "天" in fields):
+                reads.add("plate")
+    return reads
+
+
+def _step_part(step):
+    key = step.get("key") or ""
+    return "plate" if key.startswith("plate") else "lessons" if key == "lessons" else "chuan"
+
+
+def needed_steps(steps, reads):
+    """The casting steps a chain rests on: the 三傳's derivation only if it reads the 三傳; the 四課
+    if it reads them or the 三傳 (cast from them); the plate if it reads anything of the board."""
+    need = set(reads)
+    if "chuan" in need:
+        need |= {"lessons", "plate"}
+    if "lessons" in need:
+        need.add("plate")
+    return [s for s in steps if _step_part(s) in need]
+
+
+def _once(steps):
+    """Each quote once per chain: a step citing a passage already cited keeps its citation, not the quote."""
+    seen = set()
+    for s in steps:
+        for src in s.get("sources") or []:
+            q = src.get("quote")
+            if not q:
+                continue
+            if q in seen:
+                src.pop("quote")
+                src["again"] = True
+            else:
+                seen.add(q)
+    return steps
+
+
+def firing_step(g, node, final=False, kb=None):
     d = g.nodes[node]
     interp = d.get("interpretation") or None
     return {"step": "conclusion" if final else "derive", "n": d["n"], "rule": d["report"], "family": d["rule"],
-            "name": d["name"], "kind": d.get("rule_kind"), "matched": premises(g, node, skip_rows=(d["report"],)),
+            "name": d["name"], "kind": d.get("rule_kind"), "matched": premises(g, node, skip_rows=(d["report"],), kb=kb),
             "produced": conclusions(g, node), "bindings": d.get("bindings", {}),
             "sources": source_list(d.get("sources", [])), "interpretation": interp or None,
             "calc": d.get("calc") or [], "defeated": d.get("defeated", False)}
 
 
-def how(g, key, _depth=0, _targets=None):
+def how(g, key, _depth=0, _targets=None, kb=None):
     """The chain for `key` (rule or row id) on the board of trace g, or None if it did not fire.
-    (_targets: only these firings of it, as for the firing that defeats a given judgment.)"""
+    (_targets: only these firings of it, as for the firing that defeats a given judgment.)
+    kb: the KB judged with, to say its table rows in words (default: the one the trace names)."""
     targets = _targets or firing_nodes(g, key)
     if not targets:
         return None
+    if kb is None:
+        from liuren.rules.kbload import load_kb
+        kb = load_kb(g.graph.get("kb") or None)
     first = g.nodes[targets[0]]
-    steps = cast_steps(g) if _depth == 0 else []
-    steps += [firing_step(g, n) for n in ancestors(g, targets)]
-    steps += [firing_step(g, n, final=True) for n in targets]
+    before = ancestors(g, targets)
+    steps = needed_steps(cast_steps(g), reads_of(g, before + list(targets))) if _depth == 0 else []
+    steps += [firing_step(g, n, kb=kb) for n in before]
+    steps += [firing_step(g, n, final=True, kb=kb) for n in targets]
+    _once(steps)
     aspects, seen = [], set()
     for n in targets:
         for a in g.nodes[n].get("aspects") or []:
@@ -113,7 +184,7 @@ def how(g, key, _depth=0, _targets=None):
                 by_report.setdefault(g.nodes[p]["report"], []).append(p)
     defeaters = []
     for report, nodes in by_report.items():
-        sub = how(g, report, _depth + 1, list(dict.fromkeys(nodes)))
+        sub = how(g, report, _depth + 1, list(dict.fromkeys(nodes)), kb=kb)
         if sub:
             defeaters.append(sub)
     return {"rule": key, "name": first["name"], "kind": first.get("rule_kind"), "fired": True,

@@ -125,9 +125,26 @@ def names_of(kb, rule, items, fixed):
     return names
 
 
-def conditions_in_words(kb, entry):
+REF = "\x01{}\x02"          # another rule named in a condition, where the page links it (see segments)
+
+
+def segments(text, kb, lang="zh"):
+    """A condition worded with links=True as [(text, entry id or None)]: the page links each rule it names."""
+    import re
+    from liuren.explain.words import display_name
+    out = []
+    for i, part in enumerate(re.split("\x01([^\x02]*)\x02", text)):
+        if i % 2:
+            e = kb.entries.get(part)
+            out.append((f"「{display_name(e, lang)}」" if e else part, part))
+        elif part:
+            out.append((part, None))
+    return out
+
+
+def conditions_in_words(kb, entry, links=False):
     """(the family rule when the entry is a row it reports, else None or the rule itself,
-    [each condition in words])."""
+    [each condition in words]).  links: another rule named in a condition is marked for segments()."""
     from liuren.explain.whynot import cond_text, reporting_rule
     rule, pre = reporting_rule(kb, entry.id)
     if rule is None:
@@ -139,7 +156,27 @@ def conditions_in_words(kb, entry):
     names = names_of(kb, rule, items, fixed)
     pruned = [x for x in (_prune(it, names, kb, fixed, rule, row_id) for it in items) if x is not None]
     items = pruned or items                 # a rule that only names a place (a placement) says that much
-    return rule, [_no_dollar(cond_text(it, _within(it, names), kb)).strip() for it in items]
+    ref = (lambda e: REF.format(e.id)) if links else None
+    return rule, [_no_dollar(cond_text(it, _within(it, names), kb, ref)).strip() for it in items]
+
+
+def then_in_words(kb, entry):
+    """What a rule asserts (its `then:`), in words, its variables named as in its conditions."""
+    from liuren.explain.whynot import cond_text, reporting_rule
+    from liuren.rules.conditions import then_facts
+    then = entry.meta.get("then")
+    if not then:
+        return []
+    rule = entry if entry.id in kb.rules else reporting_rule(kb, entry.id)[0] or entry
+    when = rule.when if isinstance(getattr(rule, "when", None), list) else [getattr(rule, "when", None) or {}]
+    items = expand_macros(when, kb.macros, itertools.count())
+    names = names_of(kb, rule, items, {})
+    out = []
+    for t, fields in then_facts(then):
+        item = {t: dict(fields)}
+        names_then = {**names, **{x: KIND_NAMES.get(f, "某") for f, x in fields.items() if _is_var(x) and x not in names}}
+        out.append(_no_dollar(cond_text(item, names_then, kb)).strip())
+    return out
 
 
 def _named_here(k, fields, names, fixed=()):

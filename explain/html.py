@@ -176,12 +176,57 @@ def judgment_groups(kb, r, keep, lang="zh", placements=False):
                                 for i in f.defeated_by] if f.defeated else [],
                 "gate_note": gate_note(kb, r.board, f, lang),
             })
+        items = _merge_children(items, lang)
         groups.append({"kind": kind, "word": L.kind_word(kind, lang), "entries": items,
                        "open": kind in FIRST_KINDS, "count": sum(1 for i in items if i["shown"])})
     if not any(g["open"] and g["count"] for g in groups):
         for g in groups:                    # filtered to other kinds: those the reader chose are open
             g["open"] = g["count"] > 0
     return groups
+
+
+def _merge_children(items, lang="zh"):
+    """Each judgment once: a child named 「失時:干支上乘此」 beside its parent 「失時」 is one line, the
+    parent's, which says by which of its ways it was reached (失時（干支上乘此）) and where."""
+    by_name = {i["name_zh"]: i for i in items}
+    out = []
+    for i in items:
+        head, sep, tail = i["name_zh"].partition(":")
+        parent = by_name.get(head) if sep else None
+        if parent is None or parent is i:
+            out.append(i)
+            continue
+        parent.setdefault("ways", []).append(tail)
+        for p in i["places"]:
+            if p not in parent["places"]:
+                parent["places"].append(p)
+        parent["place_text"] = L.places_text(parent["places"], lang)
+        parent["refs"] = list(dict.fromkeys(parent["refs"] + i["refs"]))
+        parent["books"] = sorted(set(parent["books"]) | set(i["books"]))
+    for i in out:
+        if i.get("ways"):
+            i["name"] = f"{i['name']}（{'、'.join(i['ways'])}）"
+    return out
+
+
+def summary(groups, lang="zh"):
+    """The board in the order a reader takes it: the 課體, what the 三傳 say (the 格 seen at a 傳), then
+    the other 格 by tone — names only; the full list follows."""
+    chuan = {L.position(x, lang) for x in ("初傳", "中傳", "末傳")}
+    out = {"keti": [], "chuan": [], "tones": {}}
+    for g in groups:
+        for i in g["entries"]:
+            if not i["shown"] or i["defeated_by"]:
+                continue
+            if g["kind"] == "課體":
+                out["keti"].append(i)
+            elif g["kind"] == "格":
+                at = {a for p in i["places"] for a in p["at"]}
+                if at & chuan:
+                    out["chuan"].append(i)
+                else:
+                    out["tones"].setdefault(i["valence_word"] or "", []).append(i)
+    return out if (out["keti"] or out["chuan"] or out["tones"]) else None
 
 
 def two_views(kb, groups, lang="zh"):
@@ -273,7 +318,11 @@ def findings(kb, r, keep=None, lang="zh"):
                     x["bys"].append(d[by])
             else:
                 line = texts(d)
-                x = h["lines"].setdefault(line, {"text": line, "refs": []})
+                x = h["lines"].setdefault(line, {"text": line, "refs": [], "d": d, "methods": []})
+                # the judgment that gave it (寅之類象 at 寅): said where findings on one item disagree
+                m = L.name_of(kb, f.report, f.name, lang) + (f"（{'、'.join(dict.fromkeys(f.about))}）" if f.about else "")
+                if m not in x["methods"]:
+                    x["methods"].append(m)
             for s in f.sources:
                 c = cite(s) if s.get("seed") else None
                 if c and c not in x["refs"]:
@@ -294,8 +343,19 @@ def findings(kb, r, keep=None, lang="zh"):
                     views.append(L.WORDS[lang]["views_line"].format(
                         subject=" ".join(str(x) for x in subject),
                         views="；".join(f"{v}（{'、'.join(dict.fromkeys(map(str, bys)))}）" for v, bys in vs.items())))
+        # findings that contradict each other (味 酸 and 苦): each says which method gave it
+        item = {}
+        for x in h["lines"].values():
+            d = x.get("d")
+            if d is not None and "項" in d and "值" in d:
+                item.setdefault(d["項"], set()).add(str(d["值"]))
+        for x in h["lines"].values():
+            d = x.get("d")
+            if d is not None and len(item.get(d.get("項"), ())) > 1 and x.get("methods"):
+                x["text"] = x["text"] + L.WORDS[lang]["found_by"].format(methods="、".join(x["methods"]))
         lines = []
         for x in h["lines"].values():
+            x = {k: v for k, v in x.items() if k not in ("d", "methods")}
             if "fact" in x:
                 x = {"text": texts({**x["fact"], by: "、".join(map(str, x["bys"]))}), "refs": x["refs"]}
             lines.append(x)
@@ -323,9 +383,11 @@ def chain_graph(g, key, lang="zh"):
         for c in g.successors(n):
             if g.edges[n, c].get("role") == "conclusion" and g.nodes[c].get("type") != "判":
                 keep.add(c)
-    chuan = [n for n in keep if g.nodes[n].get("type") == "傳"]
-    if chuan:
-        keep |= {n for n, d in g.nodes(data=True) if d.get("kind") == "cast"}
+    from liuren.explain.chain import _step_part, needed_steps, reads_of
+    casts = [{"key": d.get("key") or "", "n": n} for n, d in g.nodes(data=True) if d.get("kind") == "cast"]
+    keep |= {x["n"] for x in needed_steps(casts, reads_of(g, firings))}
+    from liuren.explain.factwords import is_dump, row_words
+    kb = _kb_of(g)
     nodes, edges = [], []
     tset = set(targets)
     for n in keep:
@@ -346,10 +408,16 @@ def chain_graph(g, key, lang="zh"):
                                    "verse": d.get("verse", ""),
                                    "book": "" if "casting.md" in (d.get("book") or "") else d.get("book", "")}})
         else:
-            nodes.append({"data": {"id": n, "kind": "fact", "origin": d.get("origin", ""), "label": d.get("text", n),
+            fields = d.get("fields") or {}
+            label = d.get("text", n)
+            if d.get("origin") == "table" and is_dump(label, kb, fields):
+                label = row_words(kb, fields, lang) or label
+            t = fields.get("t") or d.get("type", "")
+            # the panel names the fact's kind in words (the table's name), never its id or a dump of its cells
+            type_word = kb.tables[t].name if kb is not None and t in kb.tables else L.WORDS[lang]["fact_kinds"].get(t, "")
+            nodes.append({"data": {"id": n, "kind": "fact", "origin": d.get("origin", ""), "label": L.plain(label, kb, lang),
                                    "origin_word": L.WORDS[lang]["origins"].get(d.get("origin", ""), ""),
-                                   "type": d.get("type", ""), "fields": {k: v for k, v in (d.get("fields") or {}).items()
-                                                                         if k != "t"}}})
+                                   "type_word": type_word}})
     for a, b, d in g.edges(data=True):
         if a in keep and b in keep:
             edges.append({"data": {"id": f"{a}->{b}", "source": a, "target": b, "role": d.get("role", "")}})
@@ -358,9 +426,23 @@ def chain_graph(g, key, lang="zh"):
 
 
 
+def _kb_of(g):
+    from liuren.rules.kbload import load_kb
+    try:
+        return load_kb(g.graph.get("kb") or None)
+    except Exception:               # words for the panel only: the graph is drawn without them
+        return None
+
+
 def label_report(kb, rep, lang):
     """Display names on a HOW / WHY-NOT report (a copy of each name under `label`)."""
     rep["label"] = L.name_of(kb, rep["rule"], rep["name"], lang)
+    for c in rep.get("conditions") or []:          # a WHY-NOT's conditions in the page's language
+        c["text"] = L.condition_words(c["text"], lang)
+        c["facts"] = [L.condition_words(x, lang) for x in c.get("facts") or []]
+    jr = L.ja_reading(kb.entries.get(rep["rule"])) if lang == "ja" else None
+    if jr and rep.get("reading") and jr not in rep["reading"]:
+        rep["reading"] = f"{jr}（{rep['reading']}）"          # the 日譯's words, the classical 斷 beside them
     if rep.get("family"):
         fam = kb.entries.get(rep["family"])
         rep["family_label"] = L.display_name(fam, lang) if fam is not None else rep["family"]

@@ -64,7 +64,7 @@ def imagery(kb, lang=DEFAULT):
 def imagery_text(sym, cats, n=6, kb=None, lang="zh"):
     t = (lambda w: term(kb, w, lang)) if kb is not None else (lambda w: w)
     if not cats:
-        return f"{t(sym)}（無類相）"
+        return f"{t(sym)}" + ("（類相なし）" if lang == "ja" else "（無類相）")
     return f"{t(sym)}　" + "；".join(f"{t(c)}：{'、'.join(items[:n])}" for c, items in cats.items())
 
 

@@ -91,6 +91,8 @@ def _condition(c):
     facts = "、".join(c["facts"])
     if c["held"]:
         return f"✓ {w('要')} {c['text']}" + (f"：{facts}" if facts else "")
+    if c.get("own_row") and not facts:          # the board lines above say what the board has there
+        return f"✗ {w('要')} {c['text']}"
     return f"✗ {w('要')} {c['text']}；" + (f"{w('盤上最近者')}：{facts}" if facts else w("盤上無此"))
 
 
@@ -123,6 +125,9 @@ def whynot_lines(w_):
     out = [f"{r['name']}（{r['rule']}）{w('未成立')}" + (f"（{w('經')} {r['family']}）" if r.get("family") else "")]
     for s in _shown_sources(r.get("sources") or []):
         out.append(f"  「{s['quote']}」 {cite(s)}" if s.get("quote") else f"  {cite(s)}")
+    lang = _LANG[0] if _LANG[0] in ("zh", "ja") else "zh"
+    out += [("  · " if x.get("field") == "由" else "  ✗ ") + ((x.get("texts") or {}).get(lang) or x["text"])
+            for x in r.get("board") or []]
     out += ["  " + _condition(c) for c in r["conditions"]]
     if r.get("note"):
         out.append(f"  （{r['note']}）")

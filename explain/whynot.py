@@ -14,7 +14,7 @@ import string
 from liuren.rules.compile import TEST_FUNCS, expand_macros
 from liuren.rules.facts import BUILTIN_FACTS
 from liuren.rules.judging import _sources
-from liuren.rules.kbload import TEST_OPS, VAR_RE, load_kb
+from liuren.rules.kbload import VAR_RE, load_kb
 
 BUDGET = 50000
 
@@ -38,9 +38,10 @@ class FactBase:
         self.kb = kb
         self.variants = g.graph.get("variants") or {}
         self._tables = {}
+        self.derived_types = {t for t in self.by_type if t not in kb.tables}
 
     def _row_text(self, tab, f):
-        cells = " ".join(f"{k}{v}" for k, v in f.items() if k != "id")
+        from liuren.explain.factwords import row_words
         row = self.kb.rows.get(f.get("id"))
         tpl = tab.meta.get("text")
         if tpl:
@@ -48,7 +49,10 @@ class FactBase:
                 return tpl.format(**f)
             except (KeyError, IndexError, ValueError):
                 pass
-        return f"「{row.name}」（{cells}）" if row else f"{tab.name}（{cells}）"
+        cells = {k: v for k, v in f.items() if k != "id"}
+        if row is not None:                # a named row: its name, then its cells (not the table's name again)
+            return f"「{row.name}」：" + "，".join(f"{k}為{v}" for k, v in cells.items())
+        return row_words(self.kb, {"t": tab.fact_type, **cells})
 
     def facts(self, t):
         if t in self.by_type:
@@ -179,20 +183,48 @@ def best_assignment(items, fb, pre):
     return best["held"], best["b"]
 
 
+# a test between two values, in words (never the engine's operator)
+TEST_WORDS = {"eq": "{x} 即 {y}", "ne": "{x} 與 {y} 不同", "lt": "{x} 少於 {y}", "le": "{x} 不多於 {y}",
+              "gt": "{x} 多於 {y}", "ge": "{x} 不少於 {y}", "in": "{x} 在 {y} 之中", "notin": "{x} 不在 {y} 之中"}
+CALC_WORDS = {"add": "加", "sub": "減", "mul": "乘", "div": "除以"}
+
+
 def _fmt_value(v, b):
     if _is_var(v):
         return str(b[v]) if v in b else "某"
     if isinstance(v, list):
         return "或".join(str(x) for x in v)
+    if isinstance(v, dict) and "not" not in v:          # a calculation: 某 乘 某
+        (op, args), = v.items()
+        args = args if isinstance(args, list) else [args]
+        if op == "neg":
+            return "負" + _fmt_value(args[0], b)
+        return f"{CALC_WORDS.get(op, op)}".join(_fmt_value(a, b) for a in args) if len(args) > 1 else _fmt_value(args[0], b)
     if isinstance(v, dict):
         inner = v["not"]
         return "非" + (_fmt_value(inner, b) if not isinstance(inner, list) else "、".join(map(str, inner)))
     return str(v)
 
 
-def cond_text(cond, b, kb):
+def rule_names(kb, v, b, ref=None):
+    """The rules a 判 pattern names (an id, a list of ids, or a variable), by their names: 「重審墓絕生旺」."""
+    ids = v if isinstance(v, list) else [v]
+    out = []
+    for x in ids:
+        if _is_var(x):
+            x = b.get(x)
+        e = kb.entries.get(x) if isinstance(x, str) else None
+        if e is None:
+            out.append("某")
+        else:
+            out.append(ref(e) if ref else f"「{e.name}」")
+    return "或".join(out)
+
+
+def cond_text(cond, b, kb, ref=None):
+    """A condition in words.  ref(entry): how another rule is named (default 「name」)."""
     if isinstance(cond, list):
-        return "；".join(cond_text(c, b, kb) for c in cond)
+        return "；".join(cond_text(c, b, kb, ref) for c in cond)
     if "macro" in cond:
         m = cond["macro"]
         params = kb.macros[m["name"]]["params"]
@@ -201,29 +233,39 @@ def cond_text(cond, b, kb):
     k = next(x for x in cond if x != "macro")
     v = cond[k]
     if k == "all":
-        return "；".join(cond_text(c, b, kb) for c in v)
+        return "；".join(cond_text(c, b, kb, ref) for c in v)
     if k == "any":
-        return "或（" + "｜".join(cond_text(c, b, kb) for c in v) + "）"
+        return "或（" + "｜".join(cond_text(c, b, kb, ref) for c in v) + "）"
     if k == "not":
-        return "無（" + cond_text(v, b, kb) + "）"
+        return "無（" + cond_text(v, b, kb, ref) + "）"
     if k == "test":
         (op, (x, y)), = v.items()
-        return f"{_fmt_value(x, b)} {TEST_OPS[op]} {_fmt_value(y, b)}"
+        return TEST_WORDS[op].format(x=_fmt_value(x, b), y=_fmt_value(y, b))
+    if k == "判" and "規" in v:                 # another rule's judgment, by its name
+        names = rule_names(kb, v["規"], b, ref)
+        if names != "某":
+            return f"已成 {names}"
     tpl = BUILTIN_FACTS.get(k, {}).get("text") or kb.fact_text.get(k)
     if k in kb.tables:
         tpl = kb.tables[k].meta.get("text") or tpl
     vals = {f: _fmt_value(x, b) for f, x in v.items()}
+    if k == "位" and v.get("位") == "日干":       # 日干 is its stem: 日干 丁（寄未）, never 日干未
+        stem = f" {vals['干']}" if "干" in v else ""
+        return f"日干{stem}（寄{vals['支']}）" if "支" in v else f"日干{stem}"
     row = kb.rows.get(vals.get("id"))
     if row is not None:               # the table row of the entry itself
-        cells = " ".join(f"{f}{x}" for f, x in vals.items() if f != "id")
-        return f"依「{row.name}」之表行（{cells}）" if cells else f"依「{row.name}」之表行"
+        from liuren.explain.factwords import row_words
+        cells = {f: x for f, x in vals.items() if f != "id"}
+        return f"依「{row.name}」" + ("：" + row_words(kb, {"t": k, **cells}) if cells and k in kb.tables else "")
     if tpl:
         try:
             return string.Formatter().vformat(tpl, (), _Missing(vals))
         except (IndexError, ValueError):
             pass
-    name = kb.tables[k].name if k in kb.tables else k
-    return f"{name}：" + " ".join(f"{f}{x}" for f, x in vals.items())
+    if k in kb.tables:
+        from liuren.explain.factwords import row_words
+        return row_words(kb, {"t": k, **{f: x for f, x in vals.items() if f != "id"}})
+    return f"{k}：" + "，".join(f"{f}為{x}" for f, x in vals.items())
 
 
 def nearest(cond, b, fb, n=3):
@@ -247,14 +289,20 @@ def nearest(cond, b, fb, n=3):
     if k == "test":
         return []
     scored = []
-    place = v.get("位") if isinstance(v.get("位"), str) and not _is_var(v.get("位")) else None
-    for fact, text in fb.facts(k):
+    # the condition's anchors: the place it names, the values the board gives its variables; the
+    # nearest facts are those at these anchors, and only those (三光's 初傳, never 干上 beside it)
+    anchor = {f: (b[x] if _is_var(x) else x) for f, x in v.items()
+              if (f == "位" and isinstance(x, str) and not _is_var(x)) or (_is_var(x) and x in b and f != "id")}
+    facts = [(fact, text) for fact, text in fb.facts(k) if all(fact.get(f) == want for f, want in anchor.items())]
+    if not facts and "位" in anchor:       # nothing there with these values: the place alone
+        facts = [(fact, text) for fact, text in fb.facts(k) if fact.get("位") == anchor["位"]]
+    elif not facts:                 # none with these values: what the board has of this kind (its 旬空 戌 亥)
+        facts = list(fb.facts(k))
+    for fact, text in facts:
         score = sum(1 for f, want in v.items() if _match_fields({f: want}, fact, b) is not None)
-        if place is not None and fact.get("位") == place:
-            score += 100                # the board's own value at the place the condition names, first
         scored.append((-score, text or _plain_text(fact)))
     scored.sort()
-    return [t for _, t in scored[:n]]
+    return list(dict.fromkeys(t for _, t in scored))[:n]
 
 
 def _witnesses(cond, b, fb):
@@ -267,7 +315,7 @@ def _witnesses(cond, b, fb):
 
 
 def _plain_text(f):
-    return " ".join(f"{k}{v}" for k, v in f.items() if k not in ("t",))
+    return "，".join(f"{k}為{v}" for k, v in f.items() if k not in ("t", "id"))
 
 
 def reporting_rule(kb, key):
@@ -324,6 +372,49 @@ def why_not(g, key, kb=None):
     items = expand_macros(when if isinstance(when, list) else [when], kb.macros, itertools.count())
     fb = FactBase(g, kb)
     held, b = best_assignment(items, fb, {**anchors(items, fb), **pre})
+    # what the rule reads and needs, said with the board's own values (explain.reads; the condition
+    # model will take its place)
+    from liuren.explain import reads as RD
+    from liuren.explain.words import display_name
+    variant_when = any(v.get("when") for v in rule.variants if v["id"] == (variants.get(rule.id) or variants.get("*")))
+    board_facts = [f for t, lst in fb.by_type.items() for f, _ in lst]
+    judged = [f.get("規") for f, _ in fb.by_type.get("判", [])]
+    board_lines = None
+    if not variant_when:                # the model reads each entry's default reading
+        board_lines = {lg: RD.model_lines(kb, key, board_facts, judged, display_name(entry or rule, lg), lg)
+                       for lg in ("zh", "ja")}
+        if board_lines["zh"] is None:
+            board_lines = None
+    if board_lines is None:
+        board_lines = {lg: RD.entry_lines(kb, entry or rule, rule, pre, fb, variants, lg) for lg in ("zh", "ja")}
+    if any(x["field"] in ("門", "體") for x in board_lines["zh"]):
+        # the gate read: how this board came to its gate (元首課 on a board of two 下賊上 …), step by step
+        from liuren.explain.steps import step_text
+        casts = sorted((d for _, d in g.nodes(data=True) if d.get("kind") == "cast"), key=lambda d: d.get("order", 0))
+        why = [d for d in casts if not str(d.get("key", "")).startswith(("plate", "lessons", "chuanfa"))]
+        for lg in board_lines:
+            if why:
+                head = {"zh": "此盤之發用：", "ja": "この盤の発用："}[lg]
+                board_lines[lg] = board_lines[lg] + [{"text": head + "；".join(step_text(d, lg) for d in why),
+                                                      "field": "由", "has": None, "need": [], "texts": None}]
+    from liuren.explain.conditions import _row_bindings
+    fixed = _row_bindings(kb, rule, key) if key != rule.id else {}
+    pats = list(RD._patterns(items))
+    row = kb.rows.get(key)
+    if row is not None and row.data and rule.as_var:
+        for k, fields in pats:                 # a pattern read through the row's id (見 {源: $r, 煞: $s})
+            if fields.get("源") == rule.as_var:
+                for f, x in fields.items():
+                    vals = {c.get(f) for c in row.data}
+                    if _is_var(x) and x not in fixed and len(vals) == 1 and None not in vals:
+                        fixed[x] = vals.pop()
+    # a failed condition is said with the board's values and the entry's needs only: never a value
+    # some other fact supplied to satisfy the rest (三傳 卯戊戊 on a board whose 三傳 is 亥酉未)
+    said = {**RD.board_values(pats, fb, RD.place_anchors(pats, fixed)), **fixed}
+    if fixed:
+        for x, vals in RD.needs_of(pats, kb, fixed, variants).items():
+            if x not in fixed and len(vals) > 1 and _own_var(items, rule, x):
+                said[x] = "或".join(sorted(vals))
     conds = []
     for i, item in enumerate(items):
         ok = i in held
@@ -331,8 +422,13 @@ def why_not(g, key, kb=None):
             sols = solutions(item, b, fb, [BUDGET])
             facts = _matched_texts(item, b, fb) if sols else []
         else:
-            facts = nearest(item, b, fb)
-        conds.append({"text": cond_text(item, b, kb), "held": ok, "facts": facts})
+            facts = nearest(item, said, fb)
+        own_row = bool(fixed) and _is_own_row(item, rule)
+        if own_row and not ok:
+            facts = []              # the board lines above say what the board has where the row reads
+        # the entry's own row says what the entry needs (its cells), never the board's values put in them
+        text = _own_row_text(kb, key, item, said) if own_row else cond_text(item, {**said, **b} if ok else said, kb)
+        conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {})})
     q = rule.meta.get("question")
     note = None
     if q and g.graph.get("question") != q:
@@ -340,10 +436,31 @@ def why_not(g, key, kb=None):
     elif len(held) == len(items):
         note = "諸條件本盤皆具：或已成立（見 liuren why 之成立鏈），或其所屬之占本盤未問"
     return {"rule": key, "name": entry.name if entry else key, "fired": False, "family": rule.id if rule.id != key else None,
+            "board": [dict(x, texts={lg: board_lines[lg][i]["text"] for lg in board_lines})
+                      for i, x in enumerate(board_lines["zh"])],
             "conditions": conds, "bindings": {k.lstrip("$"): v for k, v in b.items() if "~" not in k},
             "sources": [{**{k: s[k] for k in ("seed", "para", "quote") if s.get(k) is not None},
                          "book": s["book"], "volume": s["volume"]} for s in _sources(kb, entry or rule)],
             "note": note}
+
+
+def _own_var(items, rule, x):
+    """Is variable x a cell of the entry's own row (its table pattern with id: the rule's as-variable)?"""
+    return any(_is_own_row(it, rule) and x in next(v for k, v in it.items() if k != "macro").values()
+               for it in items if isinstance(it, dict))
+
+
+def _own_row_text(kb, key, item, said):
+    """「伏吟課」要 門為伏吟，體為伏吟或杜傳或自任或自信: the row's cells as the entry needs them."""
+    k = next(x for x in item if x != "macro")
+    cells = {f: _fmt_value(x, said) for f, x in item[k].items() if f != "id"}
+    row = kb.rows.get(key)
+    return f"依「{row.name if row else key}」：" + "，".join(f"{f}為{v}" for f, v in cells.items())
+
+
+def _is_own_row(item, rule):
+    k = next((x for x in item if x != "macro"), None) if isinstance(item, dict) else None
+    return k is not None and isinstance(item.get(k), dict) and rule.as_var and item[k].get("id") == rule.as_var
 
 
 def _matched_texts(cond, b, fb):

@@ -29,6 +29,41 @@ def display_name(entry, lang="zh"):
     return entry.name
 
 
+# a condition's own words in Japanese (the classical terms inside it stay as the books write them)
+_COND_JA = [
+    (r"(\S+) 與 (\S+) 不同", r"\1 と \2 が異なる"), (r"(\S+) 即 (\S+)", r"\1 は \2 に同じ"),
+    (r"(\S+) 少於 (\S+)", r"\1 は \2 より少ない"), (r"(\S+) 多於 (\S+)", r"\1 は \2 より多い"),
+    (r"(\S+) 不多於 (\S+)", r"\1 は \2 以下"), (r"(\S+) 不少於 (\S+)", r"\1 は \2 以上"),
+    (r"(\S+) 在 (\S+) 之中", r"\1 は \2 のうち"), (r"(\S+) 不在 (\S+) 之中", r"\1 は \2 のうちにない"),
+    (r"^已成 ", "成立済み："), (r"或（", "いずれか（"), (r"無（", "ない（"), (r"依「([^」]+)」：", r"「\1」の行："),
+    (r"(\S)為(\S)", r"\1が\2"), (r"或", "か"), (r"某", "何か"), (r"見於", "が見える："), (r"初傳", "初伝"),
+    (r"中傳", "中伝"), (r"末傳", "末伝"), (r"三傳", "三伝"),
+]
+
+
+def condition_words(text, lang="zh"):
+    """A condition line (WHY-NOT, a rule page) in the page's language."""
+    import re
+    if lang != "ja" or not text:
+        return text
+    for pat, rep in _COND_JA:
+        text = re.sub(pat, rep, text)
+    return text
+
+
+def ja_reading(entry):
+    """The 日譯's own words for an entry's 斷, where its rendering gives them as a quoted phrase it
+    reads the board by (斬首: 「事ありて開頭なし」と論ずる), else None."""
+    import re
+    from liuren.i18n import is_rendering
+    for s in (entry.source if entry is not None else []):
+        if is_rendering(s):
+            m = re.search(r"「([^」]{2,40})」と(?:論ずる|論ず|断ずる|断ず)", s.get("quote", ""))
+            if m:
+                return m.group(1)
+    return None
+
+
 def name_of(kb, key, fallback, lang="zh"):
     """The display name of the entry with id `key` (fallback: the name the engine recorded)."""
     if lang == "zh":
@@ -72,7 +107,10 @@ WORDS = {
         "answer": "答案", "correct": "正確", "wrong": "不對", "expected": "應為", "missed": "漏看之格",
         "claimed": "誤認之格", "formed": "本課所成之格", "got": "看對之格", "gate": "發用之門", "kind": "類", "book": "書",
         "valence": "吉凶", "held": "具", "failed": "缺", "nearest": "盤上最近者", "absent": "盤上無此",
+        "contrast_intro": "最近之成立盤（只一事不同）：", "summary_chuan": "三傳所見", "summary_ge": "格", "found_by": "（依{methods}）", "contrast_plate": "月將加占時 {on}（此盤 {here}）",
+        "contrast_day": "日 {day}（此盤 {here}）", "contrast_also": "；{fields}依索引之盤",
         "ja_label": "日譯", "reports": "所報表行", "reported_by": "所屬規則", "then": "推出",
+        "needs": "要", "variant_reading": "{name}依「{label}」之讀", "variant_reading_all": "諸條皆依「{label}」之讀",
         "fires": "成立之盤", "silent": "不成立之盤", "unmet": "未能重現之書例", "table": "表",
         "unreachable": "無盤可成", "always": "每盤皆成", "says": "書云",
         "says_words": {"fires": "成立", "silent": "不成立", "chuan": "三傳不同"},
@@ -91,9 +129,12 @@ WORDS = {
         # the pages' frame
         "nav_cast": "起課", "nav_rules": "規則", "nav_practice": "習課", "nav_find": "何處發", "nav_api": "API 文件",
         "lang_zh": "中文", "lang_ja": "日本語",
-        "footer": "大六壬專家系統 · 出處皆標《書》卷 ¶", "footer_vendor": "所附之腳本",
+        "footer": "大六壬專家系統 · 出處皆標《書》卷 ¶", "footer_vendor": "所附腳本之授權",
         "footer_classical": "",
         "error_title": "錯誤", "error_heading": "輸入有誤", "error_params": "所傳參數", "error_back": "回到表單",
+        "error_back_where": "回到上一頁", "error_back_drill": "回到此課", "error_back_rules": "回到規則一覽", "error_back_find": "回到何處發",
+        "shared_name": "「{name}」為以下數條之名", "licences": "所附腳本之授權", "licences_intro": "網頁所用之腳本皆隨本系統附送（不取自網上），各依其授權：",
+        "lic_file": "檔案", "lic_package": "套件", "lic_version": "版本", "lic_licence": "授權", "lic_note": "網頁不附字型，用電腦本有之中日文字型。",
         # the form (/)
         "intro_sub": "起課 · 判斷 · 推理之鏈",
         "intro": "填一個時刻，或填日干支與月將加占時，按「起課」：得盤與判斷；點判斷之名，即開其推理之鏈。",
@@ -118,9 +159,19 @@ WORDS = {
         "aliases": "又名", "where_fires": "何處發", "boards_unit": "局", "space_words": "六十日 × 月將加子 × 晝夜 × 十二月",
         "list_all": "盡列", "count": "數",
         # /practice
-        "curriculum": "課程", "any_gate": "不拘", "sheet_link": "習題紙（十課）", "check": "核對",
+        "curriculum": "課程", "any_gate": "不拘", "sheet_link": "習題紙（十二課）", "check": "核對",
         "lessons_intro": "由天地盤求四課之上神（第一課為日干寄宮之上神，第三課為日支之上神）。",
         "lessons_fix": "改正有誤之課，方進下一步。",
+        "empty_boxes": "尚未填：{boxes}。填滿方能核對。",
+        "hint": "提示", "hint_plate_step": "月將加占時", "hint_plate": "四課皆誤：先覆天盤，以月將加於占時之上，餘支順布。",
+        "hint_lesson": ["日干 {stem} 寄 {palace}，看地盤 {palace} 上之天盤神。", "以第一課之上神為下，看其上之神。",
+                        "看地盤日支 {branch} 上之天盤神。", "以第三課之上神為下，看其上之神。"],
+        "hint_fayong_step": "發用（初傳與門）", "hint_fayong": "先查四課上下之克，依此訣定初傳與其門：",
+        "hint_zhongmo_step": "中傳、末傳", "hint_zhongmo": "初傳已是；中末依此訣遞取：",
+        "other_school": "此為另一取法（{school}）之三傳，依此說亦是。本系統以計涉害之數為主說，兩說並存。",
+        "school_fixed": "此為另一取法（{school}）之三傳；本課定依{fixed}，故不取。",
+        "school_of_lesson": "涉害依：{school}",
+        "candidate_def": "{name}：{reading}",
         "ge_intro": "下列諸格，何者本課成之？（有成者，亦有只成於鄰課者）",
         "ge_all_right": "所認皆是", "ge_some_wrong": "有誤認之格", "whole_board": "全盤與判斷", "next_lesson": "下一課",
         "sheet": "習題紙", "sheet_intro": "每課由天地盤推四課、三傳與發用之門。答案在末頁。", "lesson_unit": "課",
@@ -133,6 +184,8 @@ WORDS = {
         # tooltips
         "earth_tip": "地盤 {b}",
         "origins": {"board": "盤上所見", "derived": "推得", "table": "表行"},
+        "fact_kinds": {"位": "盤上之位", "盤": "天地盤", "課": "四課", "傳": "三傳", "日": "日干支", "晝夜": "晝夜", "遁": "遁干",
+                       "時令": "時令", "人": "占者", "問": "所問", "判": "已成之判", "空": "旬空", "煞": "神煞", "見": "神煞所見"},
         # /docs: the JSON API
         "docs_title": "資料介面（API）", "docs_intro": "每頁皆有其 JSON 之對應，參數同頁面；以網址取之，答以 JSON（推理圖另有 GraphML、DOT、Mermaid）。參數名為程式所用之代號，列於左，其義列於右。",
         "docs_try": "互動試用（Swagger UI，其介面為英文）", "docs_spec": "OpenAPI 規格（JSON）", "docs_params": "參數",
@@ -160,7 +213,10 @@ WORDS = {
         "answer": "解答", "correct": "正解", "wrong": "不正解", "expected": "正しくは", "missed": "見落とした格",
         "claimed": "誤って挙げた格", "formed": "この課で成立する格", "got": "正しく挙げた格", "gate": "発用の門", "kind": "類", "book": "書",
         "valence": "吉凶", "held": "具", "failed": "欠", "nearest": "盤上で最も近いもの", "absent": "盤上になし",
+        "contrast_intro": "成立する最も近い盤（違いは一つだけ）：", "summary_chuan": "三伝に見えるもの", "summary_ge": "格", "found_by": "（{methods}による）", "contrast_plate": "月将加占時 {on}（この盤は {here}）",
+        "contrast_day": "日 {day}（この盤は {here}）", "contrast_also": "；{fields}は索引の盤による",
         "ja_label": "日訳", "reports": "報ずる表行", "reported_by": "属する規則", "then": "推出",
+        "needs": "要件", "variant_reading": "{name}は「{label}」の読み", "variant_reading_all": "すべて「{label}」の読み",
         "fires": "成立する盤", "silent": "成立しない盤", "unmet": "再現できない書例", "table": "表",
         "unreachable": "成立する盤なし", "always": "どの盤でも成立", "says": "書に曰く",
         "says_words": {"fires": "成立", "silent": "不成立", "chuan": "三伝が異なる"},
@@ -178,9 +234,12 @@ WORDS = {
                       "太歲": "太歳", "本命": "本命", "行年": "行年", "旬首": "旬首", "旬尾": "旬尾"},
         "nav_cast": "起課", "nav_rules": "規則", "nav_practice": "練習", "nav_find": "どこで発するか", "nav_api": "API 文書",
         "lang_zh": "中文", "lang_ja": "日本語",
-        "footer": "大六壬エキスパートシステム · 出典はすべて《書》巻 ¶ で示す", "footer_vendor": "同梱のスクリプト",
+        "footer": "大六壬エキスパートシステム · 出典はすべて《書》巻 ¶ で示す", "footer_vendor": "同梱スクリプトのライセンス",
         "footer_classical": "規則の名・読み・引用は、日訳に訳語のあるものを除き、原書の漢文のままとする。",
         "error_title": "エラー", "error_heading": "入力に誤りがある", "error_params": "受け取った項目", "error_back": "入力欄に戻る",
+        "error_back_where": "前のページに戻る", "error_back_drill": "この課に戻る", "error_back_rules": "規則の一覧に戻る", "error_back_find": "どこで発するかに戻る",
+        "shared_name": "「{name}」は次の複数の条の名", "licences": "同梱スクリプトのライセンス", "licences_intro": "ページが使うスクリプトはすべてこのシステムに同梱され（ネットからは読まない）、それぞれのライセンスに従う：",
+        "lic_file": "ファイル", "lic_package": "パッケージ", "lic_version": "版", "lic_licence": "ライセンス", "lic_note": "フォントは同梱せず、端末にある日中のフォントを使う。",
         "intro_sub": "起課 · 判断 · 推論の鎖",
         "intro": "時刻を入れるか、日干支と月将加占時を入れて「起課」を押す。盤と判断が出る。判断の名を押すとその推論の鎖が開く。",
         "f_moment": "時刻", "f_datetime": "日時", "f_now": "空欄なら今", "f_tz": "タイムゾーン", "f_or": "または",
@@ -201,9 +260,19 @@ WORDS = {
         "name": "名", "filter_rules": "絞り込む", "no_rules": "この条件に合う規則はない。", "same_elsewhere": "同じ書・名で見つかる類：",
         "aliases": "別名", "where_fires": "どこで発するか", "boards_unit": "盤", "space_words": "六十日 × 月将加子 × 昼夜 × 十二月",
         "list_all": "すべて", "count": "数",
-        "curriculum": "課程", "any_gate": "問わず", "sheet_link": "練習プリント（十課）", "check": "確かめる",
+        "curriculum": "課程", "any_gate": "問わず", "sheet_link": "練習プリント（十二課）", "check": "確かめる",
         "lessons_intro": "天地盤から四課の上神を求めよ（第一課は日干の寄宮の上、第三課は日支の上）。",
         "lessons_fix": "誤りのある課を見直してから次へ。",
+        "empty_boxes": "まだ空欄がある：{boxes}。すべて埋めてから確かめる。",
+        "hint": "ヒント", "hint_plate_step": "月将を占時に加える", "hint_plate": "四課がすべて違う：まず天盤を見直す。月将を占時の上に加え、残りの支を順に並べる。",
+        "hint_lesson": ["日干 {stem} は {palace} に寄る。地盤 {palace} の上の天盤の神を見る。", "第一課の上神を下とし、その上の神を見る。",
+                        "地盤の日支 {branch} の上の天盤の神を見る。", "第三課の上神を下とし、その上の神を見る。"],
+        "hint_fayong_step": "発用（初伝と門）", "hint_fayong": "まず四課の上下の剋を調べ、この訣で初伝とその門を定める：",
+        "hint_zhongmo_step": "中伝・末伝", "hint_zhongmo": "初伝は正しい。中伝・末伝はこの訣で順に取る：",
+        "other_school": "これはもう一つの取り方（{school}）の三伝で、その説でも正しい。本システムは渉害の数を数える説を主とし、両説を並べる。",
+        "school_fixed": "これはもう一つの取り方（{school}）の三伝。この課は{fixed}と定めてあるので取らない。",
+        "school_of_lesson": "渉害は：{school}",
+        "candidate_def": "{name}：{reading}",
         "ge_intro": "次のうち、この課で成立する格に印をつけよ（成立するものも、隣の課でだけ成立するものもある）。",
         "ge_all_right": "挙げたものはすべて正しい", "ge_some_wrong": "誤って挙げた格がある", "whole_board": "盤と判断の全体", "next_lesson": "次の課",
         "sheet": "練習プリント", "sheet_intro": "各課について、天地盤から四課・三伝・発用の門を求めよ。解答は最後の頁。", "lesson_unit": "課",
@@ -214,6 +283,8 @@ WORDS = {
         "find_cooccur": "よく共に発するもの", "find_where": "見える所", "find_share": "割合", "find_lift": "リフト値",
         "earth_tip": "地盤 {b}",
         "origins": {"board": "盤上の事実", "derived": "推得", "table": "表の行"},
+        "fact_kinds": {"位": "盤上の位", "盤": "天地盤", "課": "四課", "傳": "三伝", "日": "日の干支", "晝夜": "昼夜", "遁": "遁干",
+                       "時令": "時令", "人": "占う人", "問": "問う事", "判": "成立した判断", "空": "旬空", "煞": "神殺", "見": "神殺の見える所"},
         "docs_title": "データ窓口（API）", "docs_intro": "どのページにも同じ項目の JSON 版がある。URL で求め、JSON で答える（推論図は GraphML・DOT・Mermaid も）。項目名はプログラムの記号で左に、意味は右に示す。",
         "docs_try": "対話的に試す（Swagger UI、画面は英語）", "docs_spec": "OpenAPI 仕様（JSON）", "docs_params": "項目",
         "endpoints": {"/api/cast": "盤：天地盤・四課・三伝", "/api/judge": "判断：成立した規則・所得・書の両説。問う規則を付ければその推論の鎖も",
@@ -322,6 +393,41 @@ _ERRORS = [
     (r"^unknown parameter '(?P<v>[^']*)'",
      {"zh": "此頁不收「{v}」一項", "ja": "このページは「{v}」を受けない"}),
 ]
+# issue 28 §6: the rest of the messages a student can reach from a page, in the page's language
+_ERRORS += [
+    (r"^--variant: unknown entry '(?P<v>[^']*)'",
+     {"zh": "變體：無名為「{v}」之條", "ja": "変体：「{v}」という条はない"}),
+    (r"^--variant (?P<v>[^:]*): (?P<e>[^ ]+) has variants (?P<x>.*)",
+     {"zh": "變體「{v}」：此條無此讀法", "ja": "変体「{v}」：この条にその読みはない"}),
+    (r"^--variant '(?P<v>[^']*)': write ID=VARIANT",
+     {"zh": "變體「{v}」：請寫作「條=讀法」", "ja": "変体「{v}」：「条=読み」の形で書く"}),
+    (r"^--book '(?P<v>[^']*)': not a book of this KB \(books: (?P<x>[^;]*)",
+     {"zh": "書「{v}」不在本系統所收之書（{x}）", "ja": "書「{v}」はこのシステムの収める書にない（{x}）"}),
+    (r"^(?:--)?kind '(?P<v>[^']*)'(?: is not a kind \(kinds: |: kinds are )(?P<x>[^)]*)",
+     {"zh": "類「{v}」不在所知之類（{x}）", "ja": "類「{v}」は知られた類にない（{x}）"}),
+    (r"^(?:--)?valence '(?P<v>[^']*)': valences are (?P<x>.*)",
+     {"zh": "吉凶「{v}」不在所知之吉凶（{x}）", "ja": "吉凶「{v}」は知られた吉凶にない（{x}）"}),
+    (r"^gate '(?P<v>[^']*)': one of (?P<x>.*)",
+     {"zh": "門「{v}」：請擇其一：{x}", "ja": "門「{v}」：次のいずれか：{x}"}),
+    (r"^men '(?P<v>[^']*)': one of (?P<x>.*)",
+     {"zh": "發用之門「{v}」：請擇其一：{x}", "ja": "発用の門「{v}」：次のいずれか：{x}"}),
+    (r"^lang '(?P<v>[^']*)': one of",
+     {"zh": "語言「{v}」：請擇中文（zh）或日本語（ja）", "ja": "言語「{v}」：中文（zh）か日本語（ja）を選ぶ"}),
+    (r"^option (?P<f>[\w_]+)='(?P<v>[^']*)' is not one of (?P<x>.*)",
+     {"zh": "{f}「{v}」：請擇其一：{x}", "ja": "{f}「{v}」：次のいずれか：{x}"}),
+    (r"^'(?P<v>[^']*)' names several entries",
+     {"zh": "「{v}」為數條之名，請於其規則頁擇一", "ja": "「{v}」は複数の条の名。規則のページで一つを選ぶ"}),
+    (r"^(?P<f>k[1-4]|chu|zhong|mo) '(?P<v>[^']*)' is not a branch",
+     {"zh": "{f}「{v}」不是地支（子丑寅卯辰巳午未申酉戌亥）", "ja": "{f}「{v}」は地支ではない（子丑寅卯辰巳午未申酉戌亥）"}),
+    (r"^--partner-born needs --partner-sex",
+     {"zh": "填另一人之生年，須並填其性別（男或女）：行年依性別而數", "ja": "相手の生年には性別（男か女）も要る：行年は性別によって数える"}),
+    (r"^n '(?P<v>[^']*)': give the number of lessons, 1 … (?P<x>\d+)",
+     {"zh": "課數「{v}」：請填 1 至 {x}", "ja": "課の数「{v}」：1 から {x} まで"}),
+    (r"^ge '(?P<v>[^']*)' is not one of this lesson's candidates",
+     {"zh": "格「{v}」不在本課所問之列", "ja": "格「{v}」はこの課の候補にない"}),
+    (r"^internal error",
+     {"zh": "系統內部出錯（已記於伺服器之記錄）", "ja": "システム内部の誤り（サーバーの記録に残した）"}),
+]
 _NEAREST = {"zh": "；相近者：{}", "ja": "；近いもの：{}"}
 
 
@@ -334,6 +440,8 @@ def error_text(message, lang="zh"):
     fields = FIELDS[lang]
     msg = str(message)
     for pat, texts in _ERRORS:
+        # a value holding ' is quoted "…" by Python's repr: both quotes are read alike
+        pat = pat.replace("'(?P<v>[^']*)'", "(?P<q>['\"])(?P<v>.*?)(?P=q)")
         m = re.match(pat, msg)
         if m:
             g = m.groupdict()
@@ -341,6 +449,8 @@ def error_text(message, lang="zh"):
             x = (g.get("x") or "").replace(" and ", "–")
             if pat.startswith("^no rule"):
                 x = _NEAREST[lang].format(x) if x else ""
+            if pat.startswith("^option"):            # the option's choices in words (計涉害之數、先孟仲)
+                x = "、".join(WORDS[lang]["opt"].get(c, c) for c in x.split("|"))
             return texts[lang].format(f=f, v=g.get("v", ""), x=x)
     return re.sub(r"--([a-z][\w-]*)", lambda m: fields.get(m.group(1), m.group(1)), msg)
 

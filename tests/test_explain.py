@@ -53,7 +53,9 @@ def test_how_yin_chain_through_placement_and_seen():
     assert set(order[1:-2]) == {"shensha-seen"} and order[-2:] == ["sha-yin", "sha-yin"]
     assert c["instances"] == 2
     assert {m for s in c["steps"] if s["rule"] == "sha-yin" for m in s["matched"]} == {"印（子）見於日支", "印（子）見於占時"}
-    assert c["steps"][0]["rule"] == "plate-fuyin" and c["steps"][2]["rule"] == "fuyin"
+    # it reads 日支 and 占時 (their 位 facts carry the plate), never the 三傳: the plate, no 伏吟 三傳 steps
+    casts = [s["rule"] for s in c["steps"] if s["step"] == "cast"]
+    assert casts[0] == "plate-fuyin" and "fuyin" not in casts
     assert c["reading"] == "以扶助論。"
 
 

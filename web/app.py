@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import pathlib
+from urllib.parse import quote, urlencode
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -22,6 +23,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from liuren.errors import JudgmentTimeout, LiurenError
 
 from liuren.app import params as P
+from liuren.app import queries as Q
 from liuren.app import practice as drill
 from liuren.app import service as S
 from liuren.casting.symbols import BRANCHES, JIAZI
@@ -114,9 +116,37 @@ def create_app(kb=None, warm=True):
         return SafeJSON({"error": str(e)}, status_code=status)
 
     def page_error(request, e, status=400, lang="zh"):
-        ctx = {"message": L.error_text(e, lang), "params": list(request.query_params.multi_items()), "path": request.url.path,
-               "lang": lang, "w": L.WORDS[lang], "fields": L.FIELDS[lang]}
+        ctx = {"message": _named(L.error_text(e, lang), lang), "params": list(request.query_params.multi_items()), "path": request.url.path,
+               "lang": lang, "w": L.WORDS[lang], "fields": L.FIELDS[lang], "qs_lang": _lang_links(request),
+               "back": V.back_link(request.url.path, request.query_params.multi_items(), request.headers.get("referer"),
+                                   str(request.base_url), lang),
+               "choices": _choices(request, e, lang)}
         return templates.TemplateResponse(request, "error.html", ctx, status_code=status)
+
+    def _named(message, lang):
+        """A message naming entries by id (the nearest names to a typo) names them by their names."""
+        import re as _re
+        return _re.sub(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])",
+                       lambda m: L.display_name(svc.kb.entries[m.group(0)], lang) if m.group(0) in svc.kb.entries
+                       else m.group(0), message)
+
+    def _choices(request, e, lang):
+        """For a name several entries share (斬關, 蕪淫): each of them, linked (the rule page, or the
+        board's chain of each)."""
+        import re as _re
+        m = _re.match(r"""^(['"])(.*?)\1 names several entries""", str(e))
+        if not m:
+            return None
+        out = []
+        for x in Q.find_entries(svc.kb, m.group(2)):
+            if request.url.path.startswith("/board"):
+                items = [(k, v) for k, v in request.query_params.multi_items() if k != "why"] + [("why", x.id)]
+                href = "/board?" + urlencode(items) + "#chain"
+            else:
+                href = "/rules/" + quote(x.id) + ("?lang=ja" if lang == "ja" else "")
+            out.append({"href": href, "name": L.display_name(x, lang), "kind": L.kind_word(x.kind, lang),
+                        "book": V.cited_sources(svc.kb, x), "reading": x.reading or ""})
+        return out
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request, exc):
@@ -158,10 +188,11 @@ def create_app(kb=None, warm=True):
     def _lang_links(request):
         out = {}
         items = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
-        from urllib.parse import urlencode
+        from urllib.parse import urlencode, quote
+        path = quote(request.url.path)
         for lg in L.LANGS:
             q = urlencode(items + ([("lang", lg)] if lg != "zh" else []))
-            out[lg] = request.url.path + ("?" + q if q else "")
+            out[lg] = path + ("?" + q if q else "")
         return out
 
     # ------------------------------------------------------------------ pages
@@ -208,9 +239,13 @@ def create_app(kb=None, warm=True):
             try:
                 e = svc.entry(p["why"])
                 ctx["chain"] = svc.chain_view(r, e.id, lang)
+                if not ctx["chain"]["report"].get("fired"):
+                    from liuren.app.contrast import contrast
+                    ctx["chain"]["report"]["contrast"] = contrast(app.state.finder, p, r.board, e.id, lang)
                 ctx["why"] = svc.typed_name(e, lang)
             except LiurenError as err:
-                ctx["chain_error"] = L.error_text(err, lang)
+                ctx["chain_error"] = _named(L.error_text(err, lang), lang)
+                ctx["chain_choices"] = _choices(request, err, lang)
                 status = 400
         return page(request, "board.html", ctx, status)
 
@@ -218,6 +253,7 @@ def create_app(kb=None, warm=True):
         books = sorted({b for g in groups for i in g["entries"] for b in i["books"]})
         return {"lang": lang, "p": p, "r": r, "b": H.board_parts(svc.kb, r.board, lang), "groups": groups,
                 "findings": H.findings(svc.kb, r, lang=lang), "views": H.two_views(svc.kb, groups, lang), "books": books, "valences": svc._valences,
+                "summary": H.summary(groups, lang),
                 "kinds": [g["kind"] for g in groups],
                 "qs": P.query_string(p, drop=("why",)), "qs_all": P.query_string(p),
                 "qs_cast": P.query_string({k: v for k, v in p.items() if k in P.CAST_KEYS}),
@@ -246,6 +282,9 @@ def create_app(kb=None, warm=True):
                 raise LiurenError(f"rule {rule[:40]!r}… is too long ({len(rule)} characters; at most {P.MAX_VALUE})")
             v = V.rule_view(svc, rule, lang)
         except LiurenError as e:
+            choices = _choices(request, e, lang)
+            if choices:             # a name several entries share: a page that lists them
+                return page(request, "rules_shared.html", {"lang": lang, "name": rule, "choices": choices})
             return page_error(request, e, lang=lang)
         return page(request, "rule.html", {"lang": lang, "v": v,
                                            "where": FIND.rule_block(app.state.finder, v["e"].id, lang)})
@@ -263,7 +302,9 @@ def create_app(kb=None, warm=True):
             c = drill.practice_check(svc, p, lang)
         except LiurenError as e:
             return page_error(request, e, _status(e), lang)
-        keep = {k: v for k, v in p.items() if k in ("seed", "gate", "lang")}
+        keep = {k: v for k, v in p.items() if k in ("seed", "gate", "shehai", "lang")}
+        # the worksheet starts at another seed: it never prints the lesson on screen with its answer
+        sheet = {**{k: v for k, v in keep.items() if k != "seed"}, "seed": str(drill.sheet_seed(c["seed"])), "n": "12"}
         return page(request, "practice.html", {
             "lang": lang, "p": p, "c": c,
             "b": H.board_parts(svc.kb, c["r"].board, lang, show_chuan=c["step"] >= 3),
@@ -271,13 +312,13 @@ def create_app(kb=None, warm=True):
             "ticked": set(p.get("ge", [])), "hidden": keep,
             "board_qs": P.query_string(dict(c["lesson"], lang=lang) if lang != "zh" else c["lesson"]),
             "next_qs": P.query_string({**keep, "seed": str((c["seed"] + 1) % 10 ** 9)}),
-            "sheet_qs": P.query_string({**keep, "n": "10"})})
+            "sheet_qs": P.query_string(sheet)})
 
     @app.get("/practice/sheet", response_class=HTMLResponse, summary="a printable worksheet: n lessons and their answer key")
     def practice_sheet(request: Request):
         lang = lang_of(request)
         try:
-            p = params(request, ("seed", "n", "gate", "lang"))
+            p = params(request, ("seed", "n", "gate", "shehai", "lang"))
             lang = L.check_lang(p.get("lang"))
             sheet = drill.worksheet(svc, p, lang)
         except LiurenError as e:
@@ -405,6 +446,21 @@ def create_app(kb=None, warm=True):
                                    swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
                                    swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
                                    swagger_favicon_url="/static/favicon.svg")
+
+    @app.get("/licences", response_class=HTMLResponse, include_in_schema=False)
+    def licences(request: Request):
+        """The vendored scripts and their licences, in the page's language (from static/vendor/VENDOR.md's table)."""
+        lang = lang_of(request)
+        try:
+            lang = L.check_lang(params(request, ("lang",)).get("lang"))
+        except LiurenError as e:
+            return page_error(request, e, lang=lang)
+        rows = []
+        for line in (HERE / "static" / "vendor" / "VENDOR.md").read_text(encoding="utf-8").splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) >= 4 and line.startswith("|") and "/" in cells[0] and not cells[0].startswith("---"):
+                rows.append({"file": cells[0], "package": cells[1], "version": cells[2], "licence": cells[3].split(" (")[0]})
+        return page(request, "licences.html", {"lang": lang, "rows": rows})
 
     @app.get("/healthz", include_in_schema=False)
     def healthz():

@@ -21,8 +21,10 @@ def rule_view(svc, key, lang="zh"):
     from liuren.rules.judging import _sources, cite
     e = svc.entry(key)
     detail = svc.rule_json(e.id)
-    from liuren.explain.conditions import conditions_in_words
-    family, conds = conditions_in_words(svc.kb, e)
+    from liuren.explain.conditions import conditions_in_words, segments, then_in_words
+    family, conds = conditions_in_words(svc.kb, e, links=True)
+    conds = [[(L.condition_words(t, lang), ref) if ref is None else (t, ref) for t, ref in segments(c, svc.kb, lang)]
+             for c in conds]
     from liuren.i18n import is_rendering
     sources = [{"quote": s.get("quote", ""), "cite": cite(s)} for s in _sources(svc.kb, e)
                if lang == "ja" or not is_rendering(s)]          # the 日譯's paragraphs only under ja
@@ -33,7 +35,10 @@ def rule_view(svc, key, lang="zh"):
         for x in ex.get(k) or []:
             b = x.get("board") or {}
             src = x.get("source")
-            out.append({"board": b, "text": L.board_text(b, lang), "why": x.get("why", ""),
+            text = L.board_text({k: v for k, v in b.items() if k != "variants"}, lang)
+            if b.get("variants"):
+                text += "　" + variants_text(svc.kb, b["variants"], lang)
+            out.append({"board": b, "text": text, "why": L.plain(x.get("why", ""), svc.kb, lang, e),
                         "query": board_query(dict(b)) + f"&why={e.id}", "says": x.get("says"), "chuan": x.get("chuan"),
                         "cite": (cite({**src, "book": svc.kb.book_of(src)[0], "volume": svc.kb.book_of(src)[1]})
                                  if isinstance(src, dict) and src.get("seed") else None),
@@ -46,15 +51,65 @@ def rule_view(svc, key, lang="zh"):
         from liuren.explain.whynot import reporting_rule
         reports = [{"id": r.id, "name": L.display_name(r, lang)} for r in svc.kb.rows.values()
                    if reporting_rule(svc.kb, r.id)[0] is e]
-    return {"e": e, "label": L.display_name(e, lang), "ja": (e.meta.get("labels") or {}).get("ja"),
+    reading = L.plain(e.reading, svc.kb, lang, e)
+    if lang == "ja" and L.ja_reading(e):          # the 日譯's words, the classical 斷 beside them
+        reading = f"{L.ja_reading(e)}（{reading}）"
+    return {"e": e, "label": L.display_name(e, lang), "reading": reading, "ja": (e.meta.get("labels") or {}).get("ja"),
             "detail": detail, "family": ({"id": family.id, "label": L.display_name(family, lang)}
                                          if family is not None and family.id != e.id else None),
             "conditions": conds, "sources": sources, "examples": examples, "related": related,
             "variants": e.variants, "reports": reports,
             "interpretation": ({k: L.plain(v, svc.kb, lang, e) if isinstance(v, str) else v
                                 for k, v in e.interpretation.items()} if e.interpretation else None),
-            "then": e.meta.get("then"), "unreachable": e.meta.get("unreachable"), "always": e.meta.get("always")}
+            "then": then_in_words(svc.kb, e), "unreachable": e.meta.get("unreachable"), "always": e.meta.get("always")}
 
+
+
+def variants_text(kb, variants, lang="zh"):
+    """An example's readings in words: 三光課依「觀月經」之讀 (never {'dq07-sanguang': 'guanyue'})."""
+    out = []
+    for rid, vid in (variants.items() if isinstance(variants, dict) else []):
+        e = kb.entries.get(rid)
+        name = L.display_name(e, lang) if e is not None else ("" if rid == "*" else rid)
+        lab = next((v.get("label") for v in (e.variants if e is not None else []) if v["id"] == vid), None)
+        lab = lab or L.TERMS[lang].get(vid, vid)
+        out.append(L.WORDS[lang]["variant_reading"].format(name=name, label=lab) if name
+                   else L.WORDS[lang]["variant_reading_all"].format(label=lab))
+    return "、".join(out)
+
+
+def back_link(path, items, referer, base, lang="zh"):
+    """Where an error page leads back to: the page the student came from (same site), else the page
+    itself with only what it was sure of — the drill's lesson (seed, gate, school), the rules, the
+    form — never / when the student was in the drill."""
+    from urllib.parse import urlencode, urlsplit
+    import re as _re
+    items = list(items)
+    if referer and referer.startswith(base):
+        ref = urlsplit(referer)
+        here = path + ("?" + urlencode(items) if items else "")
+        back = ref.path + ("?" + ref.query if ref.query else "")
+        if back != here and not ref.path.startswith("/api"):
+            return {"href": back, "word": "error_back_where"}
+    keep = {}
+    if path.startswith("/practice"):
+        for k, v in items:
+            if (k == "seed" and _re.fullmatch(r"[0-9]{1,9}", v)) or k in ("gate", "shehai"):
+                keep[k] = v
+        if "gate" in keep and keep["gate"] not in __import__("liuren.app.practice", fromlist=["CURRICULUM"]).CURRICULUM:
+            keep.pop("gate")
+        if keep.get("shehai") not in ("count", "mengzhong"):
+            keep.pop("shehai", None)
+        target, word = "/practice", "error_back_drill"
+    elif path.startswith("/rules"):
+        target, word = "/rules", "error_back_rules"
+    elif path.startswith("/find"):
+        target, word = "/find", "error_back_find"
+    else:
+        target, word = "/", "error_back"
+    if lang == "ja":
+        keep["lang"] = "ja"
+    return {"href": target + ("?" + urlencode(keep) if keep else ""), "word": word}
 
 
 def is_branch_value(x):

@@ -22,7 +22,7 @@ ALIASES = {"day-boundary": "day_boundary", "partner-born": "partner_born", "part
 
 BOARD_KEYS = CAST_KEYS + JUDGE_KEYS + FILTER_KEYS + VIEW_KEYS
 # the drill's parameters: the lesson (seed, a gate's curriculum), the answers step by step, the page's language
-PRACTICE_KEYS = ("seed", "gate", "k1", "k2", "k3", "k4", "chu", "zhong", "mo", "men", "ge", "ge_done", "n", "lang")
+PRACTICE_KEYS = ("seed", "gate", "shehai", "k1", "k2", "k3", "k4", "chu", "zhong", "mo", "men", "ge", "ge_done", "n", "lang")
 GATES = ("賊克", "比用", "涉害", "遙克", "昴星", "別責", "八專", "伏吟", "返吟")
 GENERALS = tuple(SHORT_GENERALS.values())
 TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")

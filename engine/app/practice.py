@@ -38,8 +38,19 @@ def check_gate(gate):
 
 
 def _gate_of(board):
+    """The curriculum's name of a board's gate: 元首 重審 知一 only on a board cast by 賊克 or 比用
+    (a 返吟 board whose one 克 makes it 重審 is a 返吟 lesson, whose gate is 返吟)."""
     t = board.transmissions
-    return t.subtype if t.subtype in ("元首", "重審", "知一") else t.gate
+    return t.subtype if t.gate in ("賊克", "比用") and t.subtype in ("元首", "重審", "知一") else t.gate
+
+
+SCHOOLS = ("count", "mengzhong")          # the two readings of 涉害 (cast option shehai)
+
+
+def check_school(school):
+    if school is not None and school not in SCHOOLS:
+        raise InputError(f"option shehai={school!r} is not one of {'|'.join(SCHOOLS)}")
+    return school
 
 
 def practice_lesson(seed, gate=None):
@@ -86,48 +97,105 @@ def _candidates(svc, seed, lesson, r):
     return sorted(holds + misses, key=lambda x: svc.kb.entries[x].name), set(fired)
 
 
+def _verse(step):
+    return {"verse": step.verse, "book": step.book, "volume": step.volume} if getattr(step, "verse", None) else {}
+
+
+def lesson_hint(board, each, lesson_steps, lang="zh"):
+    """A hint for a wrong 四課: the step the student missed (the plate when all four are wrong, else the
+    first wrong lesson), how that lesson is taken, and the verse — never the answer."""
+    w = L.WORDS[lang]
+    if not any(each):
+        step = next((s for s in lesson_steps if s.key.startswith("plate")), None)
+        return {"step": w["hint_plate_step"], "rule": w["hint_plate"], **_verse(step)} if step else None
+    i = each.index(False)
+    step = next((s for s in lesson_steps if s.key == "lessons"), None)
+    from liuren.casting.cast import core
+    stem = board.day[0]
+    rule = w["hint_lesson"][i].format(stem=stem, palace=core(None).jigong[stem], branch=board.day[1])
+    return {"step": w["lesson_n"][i], "rule": rule, **(_verse(step) if step else {})}
+
+
+def chuan_hint(chuan, chuan_steps, lang="zh"):
+    """A hint for a wrong 三傳 or gate: the 發用 (its deciding verse) when the 初傳 or the gate is
+    wrong, else how the 中傳 and 末傳 follow (the verse of the last step) — never the answer."""
+    w = L.WORDS[lang]
+    if not chuan_steps:
+        return None
+    if not chuan["each"][0] or not chuan["gate_ok"]:
+        deciding = [s for s in chuan_steps if s.key != "chuanfa" and "xing" not in s.key and getattr(s, "verse", None)]
+        step = deciding[-1] if deciding else chuan_steps[0]
+        return {"step": w["hint_fayong_step"], "rule": w["hint_fayong"], **_verse(step)}
+    step = chuan_steps[-1]
+    return {"step": w["hint_zhongmo_step"], "rule": w["hint_zhongmo"], **_verse(step)}
+
+
 def practice_check(svc, p, lang="zh"):
-    """Where the student is and how each answered step came out."""
+    """Where the student is and how each answered step came out.  An empty box is a line in its
+    step (the drill goes on); a 三傳 right by the other 涉害 school is right, and named as such —
+    unless the teacher fixed the school (shehai=…), when it is named and marked wrong."""
     from liuren.casting.symbols import parse_branch
     seed = practice_seed(p)
     gate = check_gate(p.get("gate"))
+    school = check_school(p.get("shehai"))
     lesson = practice_lesson(seed, gate)
+    if school:
+        lesson = dict(lesson, shehai=school)
     r = svc.judge(cast_kwargs(lesson))
     b = r.board
     t = b.transmissions
     lesson_steps, chuan_steps = _steps_of(b)
-    out = {"seed": seed, "gate_of": gate, "lesson": lesson, "r": r, "step": 1,
+    out = {"seed": seed, "gate_of": gate, "school": school, "lesson": lesson, "r": r, "step": 1,
            "lesson_steps": lesson_steps, "chuan_steps": chuan_steps}
+    w = L.WORDS[lang]
     # step 1: the 四課
     given = [k for k in LESSON_KEYS if k in p]
     if given:
         if len(given) < 4:
-            raise InputError("give the 上神 of all four lessons: missing "
-                             + "、".join(k for k in LESSON_KEYS if k not in p))
-        got = tuple(parse_branch(p[k], k) for k in LESSON_KEYS)
-        want = tuple(l.upper for l in b.lessons)
-        out["lessons"] = {"got": got, "want": want, "each": [a == w for a, w in zip(got, want)]}
-        out["lessons"]["ok"] = all(out["lessons"]["each"])
-        if out["lessons"]["ok"]:
-            out["step"] = 2
+            out["lessons_empty"] = w["empty_boxes"].format(
+                boxes="、".join(w["lesson_n"][i] for i, k in enumerate(LESSON_KEYS) if k not in p))
+        else:
+            got = tuple(parse_branch(p[k], k) for k in LESSON_KEYS)
+            want = tuple(l.upper for l in b.lessons)
+            out["lessons"] = {"got": got, "want": want, "each": [a == w_ for a, w_ in zip(got, want)]}
+            out["lessons"]["ok"] = all(out["lessons"]["each"])
+            if out["lessons"]["ok"]:
+                out["step"] = 2
+            else:
+                out["lessons"]["hint"] = lesson_hint(b, out["lessons"]["each"], lesson_steps, lang)
     # step 2: the 三傳 and the gate (once the 四課 are right)
     given = [k for k in CHUAN_KEYS if k in p]
     if given and out["step"] >= 2:
         if len(given) < 4:
-            raise InputError("give the three transmissions and the gate: missing "
-                             + "、".join(k for k in CHUAN_KEYS if k not in p))
-        got = tuple(parse_branch(p[k], k) for k in ("chu", "zhong", "mo"))
-        if p["men"] not in GATES:
-            raise InputError(f"men {p['men']!r}: one of {' '.join(GATES)}")
-        out["chuan"] = {"got": got, "gate": p["men"], "want": t.branches, "want_gate": t.gate,
-                        "each": [a == w for a, w in zip(got, t.branches)], "gate_ok": p["men"] == t.gate}
-        out["chuan"]["ok"] = all(out["chuan"]["each"]) and out["chuan"]["gate_ok"]
-        if out["chuan"]["ok"]:
-            out["step"] = 3
+            out["chuan_empty"] = w["empty_boxes"].format(
+                boxes="、".join((w["chuan"] + [w["gate"]])[i] for i, k in enumerate(CHUAN_KEYS) if k not in p))
+        else:
+            got = tuple(parse_branch(p[k], k) for k in ("chu", "zhong", "mo"))
+            if p["men"] not in GATES:
+                raise InputError(f"men {p['men']!r}: one of {' '.join(GATES)}")
+            out["chuan"] = _check_chuan(got, p["men"], t)
+            if not out["chuan"]["ok"] and t.gate == "涉害" or (not out["chuan"]["ok"] and "涉害" in (t.gate, p["men"])):
+                # the other school's 三傳: right when no school is fixed, and named either way
+                other = "mengzhong" if (school or "count") == "count" else "count"
+                r2 = svc.judge(cast_kwargs(dict(lesson, shehai=other)))
+                alt = _check_chuan(got, p["men"], r2.board.transmissions)
+                if alt["ok"] and r2.board.transmissions.branches != t.branches:
+                    out["chuan"]["school"] = other
+                    out["chuan"]["school_word"] = w["opt"][other]
+                    if school is None:
+                        out["chuan"].update(alt, school=other, school_word=w["opt"][other])
+                        out["lesson"] = lesson = dict(lesson, shehai=other)
+                        out["r"] = r = r2
+                        b, t = r2.board, r2.board.transmissions
+                        out["lesson_steps"], out["chuan_steps"] = lesson_steps, chuan_steps = _steps_of(b)
+            if out["chuan"]["ok"]:
+                out["step"] = 3
+            else:
+                out["chuan"]["hint"] = chuan_hint(out["chuan"], chuan_steps, lang)
     # step 3: the 格, among the candidates
     if out["step"] >= 3:
         cands, fired = _candidates(svc, seed, lesson, r)
-        out["candidates"] = [{"id": x, "name": L.name_of(svc.kb, x, svc.kb.entries[x].name, lang)} for x in cands]
+        out["candidates"] = [candidate(svc.kb, x, lang) for x in cands]
         if "ge_done" in p or p.get("ge"):
             claimed = []
             for g in p.get("ge", []):
@@ -144,6 +212,31 @@ def practice_check(svc, p, lang="zh"):
             out["ge"]["ok"] = not out["ge"]["claimed"]          # a correct claim is never wrong
             out["step"] = 4
     return out
+
+
+def candidate(kb, x, lang="zh"):
+    """A 格 offered in the drill: its name as a reader says it (及時（初傳屬此）, never 及時:初傳屬此) and a
+    one-line definition — its conditions in words, else its reading — for the link to its page."""
+    from liuren.explain.conditions import conditions_in_words
+    e = kb.entries[x]
+    name = L.display_name(e, lang)
+    if ":" in name:
+        head, tail = name.split(":", 1)
+        name = f"{head}（{tail}）"
+    try:
+        conds = conditions_in_words(kb, e)[1]
+    except Exception:                   # a definition is a help: its absence never stops the drill
+        conds = []
+    conds = [c for c in conds if "某" not in c and "已成" not in c][:2] if not any("已成" in c for c in conds) else []
+    define = "；".join(conds) if conds else L.plain(e.reading or "", kb, lang, e)
+    return {"id": x, "name": name, "define": define}
+
+
+def _check_chuan(got, gate, t):
+    c = {"got": got, "gate": gate, "want": t.branches, "want_gate": t.gate,
+         "each": [a == w for a, w in zip(got, t.branches)], "gate_ok": gate == t.gate}
+    c["ok"] = all(c["each"]) and c["gate_ok"]
+    return c
 
 
 def _public_board(board):
@@ -164,15 +257,28 @@ def practice_json(svc, p):
     d = {"seed": seed, "lesson": c["lesson"], "step": c["step"], "board": _public_board(b)}
     if c.get("gate_of"):
         d["gate"] = c["gate_of"]
+    if c.get("school"):
+        d["shehai"] = c["school"]
+    # the API keeps bad input a 400: an answer with an empty box is not an answer (the page says it in its step)
+    if c.get("lessons_empty"):
+        raise InputError("give the 上神 of all four lessons: missing " + "、".join(k for k in LESSON_KEYS if k not in p))
+    if c.get("chuan_empty"):
+        raise InputError("give the three transmissions and the gate: missing " + "、".join(k for k in CHUAN_KEYS if k not in p))
     if "lessons" in c:
         x = c["lessons"]
         d["lessons"] = {"answer": list(x["got"]), "check": x["each"], "ok": x["ok"]}
+        if x.get("hint"):
+            d["lessons"]["hint"] = x["hint"]
         if x["ok"]:
             d["lessons"]["correct"] = list(x["want"])
     if "chuan" in c:
         x = c["chuan"]
         d["transmissions"] = {"answer": list(x["got"]), "gate": x["gate"], "check": x["each"],
                               "gate_ok": x["gate_ok"], "ok": x["ok"]}
+        if x.get("school"):
+            d["transmissions"]["school"] = x["school"]          # the other 涉害 school's 三傳
+        if x.get("hint"):
+            d["transmissions"]["hint"] = x["hint"]
         if x["ok"]:
             d["transmissions"]["steps"] = [s.to_dict() for s in c["chuan_steps"]]
     if "candidates" in c:
@@ -182,6 +288,12 @@ def practice_json(svc, p):
         d["ge"] = {"right": g["right"], "claimed": [x["report"]["rule"] for x in g["claimed"]],
                    "missed": [x["report"]["rule"] for x in g["missed"]], "ok": g["ok"]}
     return d
+
+
+def sheet_seed(seed):
+    """The worksheet a drill lesson links to starts here: past the drill's own seeds (0 … 10⁶), so it
+    holds neither the lesson on screen nor the next ones."""
+    return 10 ** 6 + (seed * 7919) % (10 ** 8)
 
 
 def worksheet(svc, p, lang="zh"):
@@ -194,12 +306,15 @@ def worksheet(svc, p, lang="zh"):
     if not re.fullmatch(r"[0-9]{1,2}", n) or not 1 <= int(n) <= MAX_SHEET:
         raise InputError(f"n {n!r}: give the number of lessons, 1 … {MAX_SHEET}")
     gate = check_gate(p.get("gate"))
+    school = check_school(p.get("shehai"))
     out = []
     for i in range(int(n)):
         lesson = practice_lesson(seed + i, gate)
+        if school:
+            lesson = dict(lesson, shehai=school)
         r = svc.judge(cast_kwargs(lesson))
         b = r.board
         out.append({"n": i + 1, "seed": seed + i, "lesson": lesson, "board": b,
                     "key": {"lessons": [l.upper for l in b.lessons], "chuan": b.transmissions.branches,
                             "gate": b.transmissions.gate, "subtype": b.transmissions.subtype}})
-    return {"seed": seed, "n": int(n), "gate_of": gate, "lessons": out}
+    return {"seed": seed, "n": int(n), "gate_of": gate, "school": school, "lessons": out}

@@ -272,7 +272,7 @@ def explain(r, key):
     from liuren.explain.chain import how
     from liuren.explain.whynot import why_not
     g = r.chain_graph(key)
-    return how(g, key) or why_not(g, key, r.kb)
+    return how(g, key, kb=r.kb) or why_not(g, key, r.kb)
 
 
 def judged(kw, *, variants=None, question=None, kb=None, timeout=None):

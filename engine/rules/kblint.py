@@ -1196,10 +1196,27 @@ def duplicate_tables(kb):
                 continue
             for n in names:
                 groups.setdefault((n, key), {}).setdefault(t.id, (uid, t.file))
+    # a table or row that says `restates: [id]` is another book's statement of the same rows,
+    # kept beside it on purpose: such a group is declared (every member linked to another)
+    link = {}
+    for x in list(kb.tables.values()) + list(kb.rows.values()):
+        for y in x.meta.get("restates") or []:
+            link.setdefault(x.id, set()).add(y)
+            link.setdefault(y, set()).add(x.id)
+
+    def declared(ids):
+        ids = [i for i, _ in ids]
+        reach, todo = {ids[0]}, [ids[0]]
+        while todo:
+            for y in link.get(todo.pop(), ()):
+                if y in ids and y not in reach:
+                    reach.add(y)
+                    todo.append(y)
+        return len(reach) == len(ids)
     seen, out = set(), []
     for g in groups.values():
         ids = tuple(sorted(g.values()))
-        if len(g) > 1 and ids not in seen:
+        if len(g) > 1 and ids not in seen and not declared(ids):
             seen.add(ids)
             out.append(list(ids))
     return out

@@ -31,13 +31,13 @@ SOURCE_KEYS_SEED = {"seed", "para", "quote", "note"}
 VERSE_KEYS = {"id", "name", "seed", "para", "quote", "note"}
 ROW_META = {"id", "name", "aliases", "labels", "source", "reading", "valence", "interpretation",
             "variants", "examples", "unreachable", "always", "note", "symmetric", "each", "defeats",
-            "defeated_by", "about", "conflicts", "governs"}
+            "defeated_by", "about", "conflicts", "governs", "restates"}
 RULE_KEYS = {"id", "name", "aliases", "labels", "kind", "when", "then", "as", "about", "reading",
              "valence", "source", "variants", "interpretation", "defeats", "defeated_by",
              "examples", "unreachable", "always", "note", "question", "effect", "governs", "conflicts",
              "salience"}
 TABLE_KEYS = {"id", "name", "aliases", "labels", "kind", "columns", "rows", "reading", "source",
-              "interpretation", "note", "valence", "reported", "text", "extends", "domains", "keys"}
+              "interpretation", "note", "valence", "reported", "text", "extends", "domains", "keys", "restates"}
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 # kinds of table: 基礎 (what the caster and the relations rest on), 類相 (images), 數表 (numbers),
 # and a table of one kind of rule (格表, 神煞表 …: its rows are that kind's, reported or read)
@@ -1083,6 +1083,14 @@ def _post(kb, err, strict=False):
                 err(m["file"], m["line"], f"macro {m['name']}: unknown fact type {t!r}")
     for rule in kb.rules.values():
         _check_rule_conditions(kb, rule, known_types, err)
+    for x in list(kb.tables.values()) + list(kb.rows.values()):
+        rs = x.meta.get("restates")
+        if rs is not None and (not isinstance(rs, list) or not all(isinstance(i, str) for i in rs)):
+            err(x.file, x.meta.kline("restates"), f"{x.id}: restates: must be a list of table or row ids")
+            continue
+        for target in rs or []:
+            if target not in kb.tables and target not in kb.rows:
+                err(x.file, x.meta.kline("restates"), f"{x.id}: restates names unknown table or row {target!r}")
     for e in list(kb.rules.values()) + list(kb.rows.values()):
         for k in ("defeats", "defeated_by", "governs"):
             for target in e.meta.get(k) or []:

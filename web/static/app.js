@@ -84,7 +84,7 @@
     cy = cytoscape({
       container: box, elements: g.nodes.concat(g.edges), wheelSensitivity: 0.3,
       style: [
-        { selector: "node", style: { "label": "data(label)", "font-size": 10, "text-wrap": "wrap", "text-max-width": 110,
+        { selector: "node", style: { "label": "data(label)", "font-size": 12, "text-wrap": "wrap", "text-max-width": 110,
             "text-valign": "center", "text-halign": "center", "width": 120, "height": 34, "shape": "round-rectangle",
             "background-color": "#f3ead8", "border-width": 1, "border-color": "#b9a983", "color": "#222" } },
         { selector: "node[kind = 'firing']", style: { "background-color": "#e8f0fb", "border-color": "#1f4e8c", "font-weight": "bold" } },
@@ -98,8 +98,18 @@
         { selector: "edge[role = 'defeats']", style: { "line-color": "#a3271b", "target-arrow-color": "#a3271b", "line-style": "dashed" } },
         { selector: ":selected", style: { "border-width": 3, "border-color": "#e0a100" } }
       ],
-      layout: { name: (drawGraph.registered ? "dagre" : "breadthfirst"), rankDir: "LR", nodeSep: 8, rankSep: 40, directed: true }
+      layout: { name: "preset" }
     });
+    // laid out, then never shrunk below a readable size: a long chain is panned, not made unreadable
+    var lay = cy.layout({ name: (drawGraph.registered ? "dagre" : "breadthfirst"), rankDir: "LR", nodeSep: 8, rankSep: 40, directed: true });
+    lay.one("layoutstop", function () {
+      if (cy.zoom() < 1) {
+        cy.zoom(1);
+        var t = cy.$("node[?target]");
+        cy.center(t.length ? t : cy.nodes());
+      }
+    });
+    lay.run();
     cy.on("tap", "node", function (ev) { showNode(ev.target.data()); });
   }
   function esc(s) { var d = document.createElement("div"); d.textContent = s == null ? "" : String(s); return d.innerHTML; }
@@ -114,8 +124,7 @@
     } else if (d.kind === "cast") {
       h = "<b>" + esc(d.label) + "</b><br>" + esc(d.text) + (d.verse ? "<blockquote class='quote'>「" + esc(d.verse) + "」<cite>" + esc(d.book) + "</cite></blockquote>" : "");
     } else {
-      h = "<b>" + esc(d.label) + "</b><br><span class='origin'>" + esc(d.origin_word) + " · " + esc(d.type) + "</span><br>";
-      Object.keys(d.fields || {}).forEach(function (k) { h += esc(k) + "：" + esc(d.fields[k]) + "<br>"; });
+      h = "<b>" + esc(d.label) + "</b><br><span class='origin'>" + esc(d.origin_word) + (d.type_word ? " · " + esc(d.type_word) : "") + "</span>";
     }
     info.innerHTML = h;
   }

@@ -8,6 +8,8 @@ itself, so that it needs neither the KB loader nor experta.  It always uses the 
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import itertools
 import os
@@ -180,18 +182,32 @@ class CoreTables:
         return {"quote": v["quote"], "book": book, "volume": volume, "seed": v["seed"], "para": v["para"]}
 
 
-_READER = [read_core]
+_READER = contextvars.ContextVar("liuren_core_reader", default=read_core)
 
 
-def use_reader(read):
-    """Have core() read a kb/core folder through read(folder), which returns what read_core
-    does (the rules layer gives one that keeps the result in its cache, so that a judgment does
-    not parse the YAML again; casting stays free of the rules layer)."""
-    _READER[0] = read
+@contextlib.contextmanager
+def reading_with(read):
+    """Meanwhile (this thread or task), core() reads a kb/core folder through read(folder), which
+    returns what read_core does: the CLI's entry point gives one that keeps the result in the
+    user's cache (rules.cache.read_core_cached), so that a judgment does not parse the YAML
+    again.  Casting stays free of the rules layer, and importing a module changes no other."""
+    token = _READER.set(read)
+    try:
+        yield
+    finally:
+        _READER.reset(token)
+
+
+def core(kb_dir=None):
+    """The caster's tables from kb/core of the installed KB, or of another KB folder ($LIUREN_KB
+    when none is given, as it is now).  Kept per folder for the life of the process: the files
+    of a folder are read once (`liuren kb check` clears the memo, core.cache_clear())."""
+    return _core(str(core_dir(kb_dir).resolve()))
 
 
 @functools.lru_cache(maxsize=4)
-def core(kb_dir=None):
-    """The caster's tables from kb/core of the installed KB, or of another KB folder."""
-    folder = core_dir(kb_dir)
-    return CoreTables(folder, *_READER[0](folder))
+def _core(folder):
+    return CoreTables(folder, *_READER.get()(pathlib.Path(folder)))
+
+
+core.cache_clear = _core.cache_clear

@@ -426,15 +426,22 @@ def _prune_loops(root, d, dirs, seen):
 CORE_FILES = ("books.yaml", "casting.yaml", "ganzhi.yaml", "macros.yaml", "shensha.yaml")
 
 
-@functools.lru_cache(maxsize=8)
 def load_kb(root=None, only=None, collect=False):
-    """Load and validate a KB folder.  `only`: a tuple of top-level sub-folders to read.
+    """Load and validate a KB folder (default: the installed one, or $LIUREN_KB as it is now).
+    `only`: a tuple of top-level sub-folders to read.
 
     With collect=True returns (kb, errors) instead of raising on the first error.  A whole,
-    valid KB is kept in the user's cache (rules/cache.py), keyed by its files' content.
+    valid KB is kept in the user's cache (rules/cache.py), keyed by its files' content.  In the
+    process it is kept per (folder, only, collect): a folder's files are read once, and an edit
+    made while the process runs is seen after load_kb.cache_clear().
     """
+    return _load_kb_memo(str(pathlib.Path(root) if root else packaged_kb_dir()), only, collect)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_kb_memo(root, only, collect):
     from liuren.rules import cache
-    root = pathlib.Path(root) if root else packaged_kb_dir()
+    root = pathlib.Path(root)
     key = None
     if not collect:
         files = kb_files(root, only)
@@ -1217,3 +1224,7 @@ def _vars_in(val):
     elif isinstance(val, dict):
         for v in val.values():
             yield from _vars_in(v)
+
+
+load_kb.cache_clear = _load_kb_memo.cache_clear
+load_kb.cache_info = _load_kb_memo.cache_info

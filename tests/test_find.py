@@ -38,7 +38,7 @@ def finder(ix):
 _JUDGED = {}
 
 
-def fired(ix, i):
+def judged_afresh(ix, i):
     """Brute force: judge board i of the space afresh (the whole judgment, with its trace)."""
     if i not in _JUDGED:
         b = ix.board(i)
@@ -65,7 +65,7 @@ def test_the_space_is_the_audits(ix):
 def test_index_agrees_with_brute_force_on_random_boards(ix):
     rng = random.Random(23)
     for i in rng.sample(range(ix.n), 6):
-        got = fired(ix, i)
+        got = judged_afresh(ix, i)
         indexed = {e for e, x in ix.bits.items() if x >> i & 1}
         assert indexed == got, (ix.board(i), sorted(indexed ^ got)[:10])
 
@@ -88,10 +88,10 @@ def test_find_agrees_with_brute_force(ix, expr):
     rng = random.Random(expr)
     ids_of = lambda n: F.resolve(ix, n)      # noqa: E731
     for i in rng.sample(got, min(3, len(got))):           # boards it returns hold
-        assert holds(tree, ids_of, fired(ix, i)), ix.board(i)
+        assert holds(tree, ids_of, judged_afresh(ix, i)), ix.board(i)
     others = [i for i in range(ix.n) if i not in set(got)]
     for i in rng.sample(others, 3):                       # random boards it leaves out do not
-        assert not holds(tree, ids_of, fired(ix, i)), ix.board(i)
+        assert not holds(tree, ids_of, judged_afresh(ix, i)), ix.board(i)
 
 
 def test_count_by_sums_to_the_count(ix):

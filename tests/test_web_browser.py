@@ -2,25 +2,11 @@
 executable_path: nothing downloads a browser).  Where Chromium or Playwright is missing the tests
 skip — except in CI (CI=true), where a skipped browser test is a failure (.ci/run installs
 Chromium)."""
-import os
-import shutil
 import urllib.parse
 
 import pytest
 
-from test_web_server import start_server, stop_server
-
-CHROMIUM = os.environ.get("LIUREN_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-IN_CI = os.environ.get("CI", "").lower() in ("true", "1", "yes")
-
-
-def need(ok, why):
-    """Skip when the browser cannot run here; in CI that is a failure, not a skip."""
-    if ok:
-        return
-    if IN_CI:
-        pytest.fail(f"browser test cannot run in CI: {why}", pytrace=False)
-    pytest.skip(why)
+from helpers import CHROMIUM, need, start_server, stop_server
 
 
 @pytest.fixture(scope="module")

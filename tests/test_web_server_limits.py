@@ -7,9 +7,7 @@ import urllib.parse
 
 import pytest
 
-from test_web_server import start_server, stop_server
-
-pytest.importorskip("uvicorn")
+from helpers import start_server, stop_server
 
 
 @pytest.fixture(scope="module")

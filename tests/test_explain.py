@@ -79,9 +79,16 @@ def test_why_not_near_miss():
     assert w["conditions"][2]["held"]
 
 
-def test_why_not_question_rule_note(tmp_path):
-    w = why_not(judge({"day": "甲子", "on": "子加子"}).graph, "ge-shizhong")
-    assert not all(c["held"] for c in w["conditions"])
+def test_why_not_question_rule_note():
+    """A rule of one question (入占), asked about a board judged without that question: its WHY-NOT
+    says which question it belongs to; judged under that question, it does not."""
+    from liuren.rules.kbload import load_kb
+    rule = next(r for r in load_kb().rules.values() if r.meta.get("question"))
+    q = rule.meta["question"]
+    w = why_not(judge({"day": "甲子", "on": "子加子"}).graph, rule.id)
+    assert w["fired"] is False and f"「{q}」" in w["note"]
+    w = why_not(judge({"day": "甲子", "on": "子加子", "question": q}).graph, rule.id)
+    assert w["fired"] is False and f"「{q}」" not in (w["note"] or "")
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "html", "json"])

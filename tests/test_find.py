@@ -105,10 +105,11 @@ def test_count_by_sums_to_the_count(ix):
 
 def test_filters_keep_only_their_boards(ix):
     r = F.find(ix, "斬首 or 返吟", gate="賊克", month="丙寅", daynight="day", limit=50)
+    assert r["boards"]                              # the checks below look at boards, not at none
     for b in r["boards"]:
         assert b["gate"] == "賊克" and b["month"] == "丙寅" and b["night"] is False
     r2 = F.find(ix, "斬首", gate="重審", limit=50)
-    assert all(b["lesson"] == "重審" for b in r2["boards"])
+    assert r2["boards"] and all(b["lesson"] == "重審" for b in r2["boards"])
 
 
 @pytest.mark.parametrize("expr, token", [

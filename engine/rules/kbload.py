@@ -1226,5 +1226,11 @@ def _vars_in(val):
             yield from _vars_in(v)
 
 
+def _load_kb_afresh(root=None, only=None, collect=False):
+    """load_kb without the process's memo (the files as they now are)."""
+    return _load_kb_memo.__wrapped__(str(pathlib.Path(root) if root else packaged_kb_dir()), only, collect)
+
+
 load_kb.cache_clear = _load_kb_memo.cache_clear
 load_kb.cache_info = _load_kb_memo.cache_info
+load_kb.__wrapped__ = _load_kb_afresh

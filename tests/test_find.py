@@ -246,7 +246,6 @@ def test_diff_of_a_working_copy(tmp_path):
 # --------------------------------------------------------------------------- the web: /find and /api/find
 @pytest.fixture(scope="module")
 def client(finder):
-    pytest.importorskip("httpx")
     from fastapi.testclient import TestClient
     from liuren.web.app import create_app
     app = create_app(warm=False)

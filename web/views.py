@@ -6,7 +6,6 @@ import json
 import re
 
 from liuren.app.params import board_query
-from liuren.casting.symbols import is_branch
 from liuren.explain import words as L
 
 
@@ -55,10 +54,6 @@ def rule_view(svc, key, lang="zh"):
                                 for k, v in e.interpretation.items()} if e.interpretation else None),
             "then": e.meta.get("then"), "unreachable": e.meta.get("unreachable"), "always": e.meta.get("always")}
 
-
-
-def is_branch_value(x):
-    return is_branch(x)
 
 
 PAGE_ROWS = 100          # rows of /rules on one page

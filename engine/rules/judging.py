@@ -45,10 +45,13 @@ def _engine(kb_dir, variants, question):
         if eng is not None and getattr(eng, "kb", None) is kb:
             kb.fact_text.update(eng.fact_text_extra)      # the words of the compiler's helper facts
             return eng
-    before = set(kb.fact_text)
     eng = build(kb, dict(variants), question=question)
     eng.kb = kb
-    eng.fact_text_extra = {k: v for k, v in kb.fact_text.items() if k not in before}
+    # the words of every helper fact this network concludes — all of them, not only those this
+    # build added to the KB's words (another network compiled first in the process may have
+    # added them already): a network read back from the cache says the same as one compiled
+    eng.fact_text_extra = {t: kb.fact_text[t] for cr in eng.compiled if cr.internal
+                           for t, _ in cr.then if t in kb.fact_text}
     if key is not None:
         cache.write("engine", key, eng, netcache.engine_pickler(kb))
     return eng

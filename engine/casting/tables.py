@@ -61,6 +61,27 @@ def core_dir(kb_dir=None):
     return pathlib.Path(str(ir.files("liuren.kb"))) / "core"
 
 
+MAX_FILE = 32 * 1024 * 1024          # a KB file larger than this is refused (the largest is < 1 MB)
+
+
+def read_regular(path, limit=MAX_FILE):
+    """The bytes of a regular file of at most `limit` bytes; OSError for anything else (a FIFO, a
+    device, a folder: never opened for a blocking read; an endless or huge file: not read whole)."""
+    import errno
+    import stat
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit // (1024 * 1024)} MB")
+    return data
+
+
 def read_core(folder):
     """({table id: [facts]}, {verse id: verse}, {seed: book}) from the YAML files of a kb/core folder."""
     import yaml
@@ -71,7 +92,7 @@ def read_core(folder):
     tables, verses, books = {}, {}, {}
     for p in sorted(folder.glob("*.yaml")):
         try:
-            doc = yaml.load(p.read_text(encoding="utf-8"), Loader=loader) or {}
+            doc = yaml.load(read_regular(p).decode("utf-8"), Loader=loader) or {}
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
             raise KBError(p, 0, f"cannot read: {e}") from None
         if not isinstance(doc, dict):

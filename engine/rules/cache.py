@@ -153,11 +153,12 @@ def code_digest():
 
 def kb_digest(root, files):
     """The content of a KB folder: every file's path (relative) and bytes, and the code."""
+    from liuren.casting.tables import read_regular
     h = hashlib.sha256(code_digest().encode())
     root = pathlib.Path(root)
     for p in files:
         h.update(str(pathlib.Path(p).relative_to(root)).encode() + b"\0")
-        h.update(pathlib.Path(p).read_bytes())
+        h.update(read_regular(p))         # a FIFO or an endless device: OSError, not a hang
         h.update(b"\0")
     return h.hexdigest()
 
@@ -373,11 +374,12 @@ def read_core_cached(folder):
     folder = pathlib.Path(folder)
     if not enabled() or not folder.is_dir():
         return read_core(folder)
+    from liuren.casting.tables import read_regular
     h = hashlib.sha256(code_digest().encode())
     try:
         for p in sorted(folder.glob("*.yaml")):
             h.update(p.name.encode() + b"\0")
-            h.update(p.read_bytes())
+            h.update(read_regular(p))
             h.update(b"\0")
     except OSError:
         return read_core(folder)            # its own error

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from liuren.casting.tables import core_dir, expand_cells
+from liuren.casting.tables import core_dir, expand_cells, read_regular
 from liuren.errors import KBError
 from liuren.rules.conditions import CALC_OPS, TEST_OPS, VAR_RE, then_facts, walk_patterns  # noqa: F401 (re-exported)
 from liuren.rules.facts import BUILTIN_FACTS, JUDGMENT_KINDS, RESERVED_FIELDS, RULE_KINDS  # noqa: F401
@@ -128,7 +128,7 @@ _Loader.add_constructor("tag:yaml.org,2002:seq", _seq)
 def read_yaml(path):
     path = pathlib.Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)        # a regular file of bounded size: never a FIFO, a device
     except OSError as e:
         raise KBError(path, 0, f"cannot read: {e.strerror or e}") from None
     try:
@@ -445,9 +445,12 @@ def _load_kb_memo(root, only, collect):
     key = None
     if not collect:
         files = kb_files(root, only)
-        key = cache.kb_digest(root, files)
+        try:
+            key = cache.kb_digest(root, files)
+        except OSError:
+            key = None                  # a file that cannot be read: the loader says which, in one line
         where = str(root.resolve()) + "|" + ",".join(only or ())
-        kb = cache.read("kb", key + where)
+        kb = cache.read("kb", key + where) if key else None
         if isinstance(kb, KB):
             kb.digest = key
             return kb
@@ -975,6 +978,29 @@ def _question_includes(kb, err):
             inc.setdefault(other, []).append(name)
     if not inc:
         return
+    # two questions that include each other (directly or through others) are one question asked
+    # twice: refused, naming the circle
+    def includes_of(name):
+        return [o for o in kb.questions.get(name, {}).get("includes") or [] if o in kb.questions]
+    for start in sorted(kb.questions):
+        path_, seen = [start], set()
+        stack = [(start, iter(includes_of(start)))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                path_.pop()
+                continue
+            if nxt == start:
+                circle = " → ".join(path_ + [start])
+                err(kb.questions[start]["file"], 0, f"question {start}: includes itself through {circle}; "
+                                                    "questions that include each other are one question")
+                return
+            if nxt not in seen:
+                seen.add(nxt)
+                path_.append(nxt)
+                stack.append((nxt, iter(includes_of(nxt))))
     # transitively: a question that includes one that includes X also includes X
     changed = True
     while changed:

@@ -336,3 +336,13 @@ def test_find_page_shows_what_fires_most_with_it(client, ix):
     table = r.text.split('id="find-cooccur"')[1].split("</table>")[0]
     shown = re.sub(r"<[^>]+>", " ", table)          # what a reader sees: names, never ids
     assert top["id"] not in shown
+
+
+@pytest.mark.parametrize("qs, words", [("q=斬首&count_by=year", "year"), ("q=斬首&cooccur=zzzz", "zzzz"),
+                                       ("cooccur=zzzz", "zzzz")])
+def test_the_page_refuses_what_the_api_refuses(client, qs, words):
+    """Issue 29 §6: /find checks count_by and cooccur as /api/find does (a 400, never a silent 200)."""
+    api = client.get("/api/find?" + qs)
+    page = client.get("/find?" + qs)
+    assert api.status_code == 400 and page.status_code == 400, (api.text[:300], page.text[:300])
+    assert words in page.text

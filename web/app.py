@@ -180,6 +180,7 @@ def create_app(kb=None, warm=True):
         try:
             p = params(request, P.BOARD_KEYS)
             lang = L.check_lang(p.get("lang"))
+            P.flag(p, "trace")          # trace=x: refused here as /api/judge refuses it
             used = None
             if "moment" in p and any(k in p for k in ("day", "jiang", "hour", "on")):
                 # the form fills in the moment by itself: a student who typed a day and 月將加占時

@@ -185,7 +185,7 @@ def bench_judge(kb_dir=None, repeat=1):
     print(f"  compile to experta ({eng.rule_count} rules → {len(eng.get_rules())} experta rules, "
           f"{eng.static_count} table facts): {compile_s:7.3f} s")
     times, fired, lean = [], [], []
-    boards = [cast(day=d, jiang=j, hour="子", month="丙寅" if i % 2 else "辛酉", year=2026, born=1990, sex="m")
+    boards = [cast(day=d, jiang=j, hour="子", month="庚寅" if i % 2 else "丁酉", year=2026, born=1990, sex="m")
               for i, (d, j) in enumerate(lessons())]
     best = None
     for rep in range(max(1, repeat)):
@@ -209,7 +209,7 @@ def bench_judge(kb_dir=None, repeat=1):
     from liuren.explain import audit as A
     A._init(kb_dir, ())
     for i, (d, j) in enumerate(lessons()[:240]):
-        b = {"day": d, "jiang": j, "hour": "子", "month": "丙寅", "year": 2026, "born": 1990, "sex": "m"}
+        b = {"day": d, "jiang": j, "hour": "子", "month": "庚寅", "year": 2026, "born": 1990, "sex": "m"}
         t = time.perf_counter()
         A._judge_lean(b)
         lean.append(time.perf_counter() - t)

@@ -26,7 +26,7 @@ HERE = pathlib.Path(__file__).resolve()
 def boards(n):
     from liuren import cast
     from liuren.casting.symbols import BRANCHES, JIAZI
-    return [cast(day=d, jiang=BRANCHES[(i * 5) % 12], hour="子", month="丙寅" if i % 2 else "辛酉", year=2026,
+    return [cast(day=d, jiang=BRANCHES[(i * 5) % 12], hour="子", month="庚寅" if i % 2 else "丁酉", year=2026,
                  born=1990, sex="m") for i, d in enumerate(JIAZI[:n])]
 
 

@@ -117,18 +117,29 @@ def cmd_cache(a):
 
 
 def main(argv=None):
-    import os
+    """The command line.  The process-wide choices are made here, for this call only (contexts,
+    undone on return): --no-cache, the caster reading kb/core through the cache, and moving what
+    lasts (the KB, the network) out of the garbage collector's way.  A library call makes none."""
+    import contextlib
     argv = list(sys.argv[1:] if argv is None else argv)
-    if "--no-cache" in argv:            # anywhere on the line: build the KB and network afresh
+    no_cache = "--no-cache" in argv     # anywhere on the line: build the KB and network afresh
+    while "--no-cache" in argv:
         argv.remove("--no-cache")
-        os.environ["LIUREN_NO_CACHE"] = "1"
     p = build_parser(argv[0] if argv else None)
     a = p.parse_args(argv)
+    a.no_cache = no_cache
     try:
+        from liuren.casting.tables import reading_with
         from liuren.cli.args import check_kb_arg, check_no_empty
-        check_kb_arg(a)
-        check_no_empty(a)
-        rc = a.fn(a)
+        from liuren.rules import cache
+        with contextlib.ExitStack() as ctx:
+            if no_cache:
+                ctx.enter_context(cache.disabled())
+            ctx.enter_context(cache.freezing())
+            ctx.enter_context(reading_with(cache.read_core_cached))
+            check_kb_arg(a)
+            check_no_empty(a)
+            rc = a.fn(a)
     except LiurenError as e:
         print(f"liuren: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import sys
 
 
 def add_command(sub):
@@ -49,8 +48,11 @@ def cmd_serve(a):
         except KeyboardInterrupt:               # Ctrl-C: stopped, not a traceback
             pass
     else:
+        # the worker processes are new interpreters: what they must know goes by their environment
         if a.kb:
             os.environ[KB_ENV] = os.path.abspath(a.kb)
+        if getattr(a, "no_cache", False):
+            os.environ["LIUREN_NO_CACHE"] = "1"
         print(f"liuren serve: {url}  ({a.workers} workers, each compiling the network at start-up; Ctrl-C stops)",
               flush=True)
         # the workers share the bound socket (uvicorn's fd=): the printed port is theirs
@@ -59,7 +61,3 @@ def cmd_serve(a):
         except KeyboardInterrupt:
             pass
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(0)

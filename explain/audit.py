@@ -24,9 +24,12 @@ from collections import Counter, defaultdict
 
 from liuren.errors import InputError
 from liuren.rules.kbload import JUDGMENT_KINDS
+from liuren.casting.calendar import month_of_year
 from liuren.casting.symbols import BRANCHES, JIAZI
 
-MONTHS = ["丙寅", "丁卯", "戊辰", "己巳", "庚午", "辛未", "壬申", "癸酉", "甲戌", "乙亥", "丙子", "丁丑"]
+YEAR = 2026                 # the boards of the space are cast in this year (丙午) …
+# … and so in its months (寅 to 丑, each with the stem the year gives it: 庚寅 … 辛丑)
+MONTHS = [month_of_year("丙午", b) for b in "寅卯辰巳午未申酉戌亥子丑"]
 OPPOSITE = {("吉", "凶"), ("凶", "吉")}
 
 

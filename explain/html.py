@@ -16,7 +16,7 @@ from liuren.i18n import is_rendering
 from liuren.explain import words as L
 from liuren.explain.imagery import imagery, imagery_text
 from liuren.explain.steps import step_name, step_text
-from liuren.rules.judging import cite
+from liuren.rules.kbload import cite
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -367,7 +367,7 @@ def chain_graph(g, key, lang="zh"):
     """The chain's sub-graph of the trace (the firings of `key`, those they rest on, those that
     defeat it, their premises and conclusions, the casting steps when the 三傳 is used) as
     cytoscape elements.  Read off the trace with explain.chain's own walks."""
-    from liuren.rules.judging import cite
+    from liuren.rules.kbload import cite
     from liuren.explain.chain import ancestors, firing_nodes
     targets = firing_nodes(g, key)
     if not targets:

@@ -3,6 +3,8 @@ places, reading, valence, sources), and HOW chains and WHY-NOT reports as text, 
 and json."""
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import html
 import json
 
@@ -10,18 +12,31 @@ from liuren.i18n import DEFAULT, is_rendering, label_of, name_of, word
 from liuren.rules.judging import cite
 from liuren.explain.words import WORDS
 
-_LANG = [DEFAULT]          # the language of the report being rendered (set by the RENDER functions)
+# the language of the report being rendered (set by the RENDER functions, and by in_lang): a
+# context variable, not a module global, so that two pages rendered at once on two threads of a
+# server (each in its own context) never see each other's language
+_LANG = contextvars.ContextVar("liuren_render_lang", default=DEFAULT)
+
+
+@contextlib.contextmanager
+def in_lang(lang):
+    """Render in `lang` meanwhile (this thread / task only)."""
+    token = _LANG.set(lang or DEFAULT)
+    try:
+        yield
+    finally:
+        _LANG.reset(token)
 
 
 def w(s):
-    return word(s, _LANG[0])
+    return word(s, _LANG.get())
 
 
 def _shown_sources(sources):
     """A source list as the reader sees it: under ja the 日譯's sentence stands beside the
     classical one; under zh the rendering is cited without its Japanese text."""
     for src in sources:
-        if is_rendering(src) and _LANG[0] == DEFAULT:
+        if is_rendering(src) and _LANG.get() == DEFAULT:
             src = {k: v for k, v in src.items() if k != "quote"}
         yield src
 
@@ -50,7 +65,10 @@ def localize(report, kb, lang):
     return walk(report)
 
 
-def aspect_lines(a):
+def aspect_lines(a, lang=None):
+    if lang is not None:
+        with in_lang(lang):
+            return aspect_lines(a)
     belongs = "、".join(a["belongs"]) or f"（{w('無')}）"
     if a.get("plate") == "地":          # a 地盤 place (日干 寄宮, 日支, 占時 …): the general over it
         return [f"{a['branch']}（{a['at']}，{w('地盤')}）：{w('上神')} {a['over']} 乘 {a['rides']}；{w('所屬')} {belongs}"]
@@ -137,12 +155,8 @@ def whynot_lines(w_):
 def _in_lang(fn):
     """Render a report in its language (report["lang"], default zh)."""
     def wrapped(report, *a, **k):
-        old = _LANG[0]
-        _LANG[0] = report.get("lang") or DEFAULT
-        try:
+        with in_lang(report.get("lang") or DEFAULT):
             return fn(report, *a, **k)
-        finally:
-            _LANG[0] = old
     wrapped.__name__ = fn.__name__
     wrapped.__doc__ = fn.__doc__
     return wrapped
@@ -179,7 +193,7 @@ def to_markdown(report, level=3):
     if report["defeated_by"]:
         L += ["", f"**{w('此名勿以實論，因：')}**", ""]
         for d in report["defeated_by"]:
-            L.append(to_markdown(dict(d, lang=_LANG[0]), level + 1))
+            L.append(to_markdown(dict(d, lang=_LANG.get()), level + 1))
     return "\n".join(L) + "\n"
 
 
@@ -206,7 +220,7 @@ def to_html(report):
             body.append(f"<blockquote>{esc[5:]}</blockquote>")
         elif esc.strip():
             body.append(f"<p>{esc}</p>")
-    return (f"<!DOCTYPE html>\n<html lang=\"{'ja' if _LANG[0] == 'ja' else 'zh-Hant'}\"><head><meta charset=\"utf-8\">"
+    return (f"<!DOCTYPE html>\n<html lang=\"{'ja' if _LANG.get() == 'ja' else 'zh-Hant'}\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(report['name'])}</title>"
             "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
             ".step{margin:.8em 0 .2em}blockquote{color:#555}</style></head><body>\n"

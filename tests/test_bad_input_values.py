@@ -80,7 +80,6 @@ def test_the_environment_zone_does_not_override_an_offset():
 
 @pytest.fixture(scope="module")
 def client():
-    pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
     from liuren.web.app import create_app
     return TestClient(create_app(None, warm=False))

@@ -7,10 +7,7 @@ import pytest
 
 from liuren import cast, judge
 from liuren.errors import InputError
-
-
-def fired(**kw):
-    return {f.name for f in judge(kw).fired}
+from helpers import fired_names as fired
 
 
 def test_fanchang_of_a_couple():

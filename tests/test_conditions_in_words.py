@@ -41,7 +41,6 @@ def test_variables_are_named_by_what_they_stand_for(kb):
 
 
 def test_the_rule_page_shows_them(kb):
-    pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
     from liuren.web.app import create_app
     c = TestClient(create_app(None, warm=False))

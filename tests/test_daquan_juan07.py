@@ -82,13 +82,17 @@ def test_fuyin_chuan_of_para_447_460(lessons):
     「丁巳、辛巳、己巳，自用巳，三傳巳申寅；丁丑、辛丑、己丑用丑，三傳丑戌未；丁未、辛未、己未用未，
     三傳未丑戌」."""
     want = {"甲": "寅巳申", "丙": "巳申寅", "戊": "巳申寅", "庚": "申寅巳"}
+    checked = 0
     for _, b in lessons:
         if b.offset != 0:
             continue
         if b.day[0] in want:
             assert _chuan(b) == want[b.day[0]], b.day
+            checked += 1
         if b.day[0] in "丁辛己" and b.day[1] in "巳丑未":
             assert _chuan(b) == {"巳": "巳申寅", "丑": "丑戌未", "未": "未丑戌"}[b.day[1]], b.day
+            checked += 1
+    assert checked >= 24                            # the 甲丙戊庚 days and the nine 丁辛己 days
 
 
 DUCHUAN = {  # ¶473, the 三傳 of each 杜傳 day as printed
@@ -128,6 +132,7 @@ def test_lianru_days_of_para_684():
 def test_keshu_matches_the_caster(lessons):
     """The helper fact 課數 (kb/daquan/juan07-a-zongmen.yaml) counts the distinct lessons as the
     caster does (its 四課俱全 test for 昴星 / 別責), on every board: one 課數 fact, the right one."""
+    assert len(lessons) == 720
     for off, b in lessons:
         distinct = len({(l.upper, l.lower_branch) for l in b.lessons})
         r = judge({"day": b.day, "jiang": BRANCHES[off], "hour": "子"})

@@ -9,8 +9,8 @@ import functools
 
 import pytest
 
-from liuren import judge
 from liuren.casting.symbols import BRANCHES, JIAZI
+from helpers import fired
 
 
 def shift(on):
@@ -20,12 +20,12 @@ def shift(on):
 
 
 @functools.lru_cache(maxsize=None)
-def fired(day, jiang, night):
-    return frozenset(judge(dict(day=day, jiang=jiang, hour="子", night=night)).fired_ids())
+def fired_at(day, jiang, night):
+    return fired(day=day, jiang=jiang, hour="子", night=night)
 
 
 def lessons_where(rule, night=False, days=JIAZI):
-    return {(d, j) for d in days for j in BRANCHES if rule in fired(d, j, night)}
+    return {(d, j) for d in days for j in BRANCHES if rule in fired_at(d, j, night)}
 
 
 def L(*pairs):

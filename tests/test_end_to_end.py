@@ -3,8 +3,7 @@ the way a student would, and the assertions check that the engine reaches the sa
 from liuren import judge
 
 
-def fired(r):
-    return {f.report: f for f in r.fired}
+from helpers import by_report as fired
 
 
 def test_dingmao_hai_over_chou():

@@ -81,9 +81,16 @@ def test_why_not_near_miss():
     assert w["conditions"][2]["held"]
 
 
-def test_why_not_question_rule_note(tmp_path):
-    w = why_not(judge({"day": "甲子", "on": "子加子"}).graph, "ge-shizhong")
-    assert not all(c["held"] for c in w["conditions"])
+def test_why_not_question_rule_note():
+    """A rule of one question (入占), asked about a board judged without that question: its WHY-NOT
+    says which question it belongs to; judged under that question, it does not."""
+    from liuren.rules.kbload import load_kb
+    rule = next(r for r in load_kb().rules.values() if r.meta.get("question"))
+    q = rule.meta["question"]
+    w = why_not(judge({"day": "甲子", "on": "子加子"}).graph, rule.id)
+    assert w["fired"] is False and f"「{q}」" in w["note"]
+    w = why_not(judge({"day": "甲子", "on": "子加子", "question": q}).graph, rule.id)
+    assert w["fired"] is False and f"「{q}」" not in (w["note"] or "")
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "html", "json"])
@@ -139,7 +146,7 @@ def test_node_link_json_round_trip(graph):
 
 
 def test_dot_parses(graph):
-    pydot = pytest.importorskip("pydot")
+    import pydot  # a test dependency: never skipped
     (d,) = pydot.graph_from_dot_data(FORMATS["dot"](graph))
     assert len(d.get_nodes()) >= graph.number_of_nodes() and len(d.get_edges()) == graph.number_of_edges()
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from test_web_browser import CHROMIUM, need
+from helpers import CHROMIUM, need
 
 pytestmark = pytest.mark.xdist_group("find")
 
@@ -20,7 +20,7 @@ def ix():
 
 @pytest.fixture(scope="module")
 def server(ix):
-    uvicorn = pytest.importorskip("uvicorn")
+    import uvicorn
     from liuren.app import find as F
     from liuren.web.app import create_app
     app = create_app(warm=False)

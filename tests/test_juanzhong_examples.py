@@ -13,6 +13,7 @@ from liuren import cast
 from liuren import judge
 
 from liuren.casting.symbols import BRANCHES, JIAZI
+from helpers import fired
 
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 DE = dict(zip(STEMS, "寅申巳亥巳寅申巳亥巳"))          # 日德 (¶234, ¶268)
@@ -25,10 +26,6 @@ KE = {"木": "土", "土": "水", "水": "火", "火": "金", "金": "木"}
 def J(**board):
     board.setdefault("guiren", "甲羊")
     return judge(board)
-
-
-def fired(r):
-    return r.fired_ids()
 
 
 def facts(r, t, **match):

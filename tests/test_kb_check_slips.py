@@ -2,12 +2,11 @@
 not name the edited line.  Each case copies the installed KB, makes one edit, and expects exit
 status 2 and a one-line message "kb/<file>:<line>: …" naming the value."""
 import os
-import shutil
 
 import pytest
 
 from liuren.cli.main import main
-from liuren.rules.kbload import packaged_kb_dir
+from helpers import edit
 
 BOARD = "day: 庚辰, 'on': 酉加卯, night: false, month: 戊戌, year: 2021, sex: m, guiren: 甲羊, variants: {jz-tianer: diben}"
 XS = "juanzhong/xingsha.yaml"
@@ -88,13 +87,6 @@ SLIPS = {
         ("juan2/a-chuan.yaml", "    extends: kong-governs\n    reported: 總則\n", "    extends: kong-governs\n"),
         (None, "table j2a-kong: extends kong-governs, whose rows are reported as 總則, but gives no reported:")),
 }
-
-
-@pytest.fixture
-def kbcopy(tmp_path):
-    d = tmp_path / "kb"
-    shutil.copytree(packaged_kb_dir(), d)
-    return d
 
 
 def _check(kbcopy, capsys):
@@ -224,15 +216,6 @@ def test_an_unmet_example_that_is_now_met(kbcopy, capsys):
 
 # ---- issue 22: the slips a seeded run still let through, each refused by a check of its own
 
-def _edit(kbcopy, rel, old, new):
-    p = kbcopy / rel
-    text = p.read_text(encoding="utf-8")
-    assert old in text, f"the edit's anchor is not in {rel}: {old!r}"
-    at = text[:text.index(old)].count("\n") + 1
-    p.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return text, at
-
-
 def _line_of(text, needle, after=0):
     i = text.index(needle, after)
     return text[:i].count("\n") + 1
@@ -248,31 +231,31 @@ def _refused(kbcopy, capsys, where, words):
 
 def test_a_table_kind_from_the_closed_list(kbcopy, capsys):
     # a table's kind is one of a closed list (基礎, 類相, 數表, and a rule kind's 表)
-    _text, at = _edit(kbcopy, "daquan/juan08-b.yaml", "    name: 支之旺神\n    kind: 基礎\n", "    name: 支之旺神\n    kind: 基一\n")
+    _text, at = edit(kbcopy, "daquan/juan08-b.yaml", "    name: 支之旺神\n    kind: 基礎\n", "    name: 支之旺神\n    kind: 基一\n")
     hits = _refused(kbcopy, capsys, f"kb/daquan/juan08-b.yaml:{at + 1}:", "table dq08-zhi-wang: kind '基一' is not one of")
     assert "did you mean 基礎" in hits[0]
 
 
 def test_a_born_year_after_the_present_beside_a_ganzhi_year(kbcopy, capsys):
     # a year given by its 干支 does not say which cycle; the asker of an example is born by now
-    _text, at = _edit(kbcopy, XS, BOARD, BOARD.replace("year: 2021", "year: 辛丑, born: 2080"))
+    _text, at = edit(kbcopy, XS, BOARD, BOARD.replace("year: 2021", "year: 辛丑, born: 2080"))
     _refused(kbcopy, capsys, f"kb/{XS}:{at}:", "born 2080 is after this year")
 
 
 def test_a_born_year_before_the_present_beside_a_ganzhi_year_passes(kbcopy, capsys):
-    _edit(kbcopy, XS, BOARD, BOARD.replace("year: 2021", "year: 辛丑, born: 1980"))
+    edit(kbcopy, XS, BOARD, BOARD.replace("year: 2021", "year: 辛丑, born: 1980"))
     assert _check(kbcopy, capsys)[0] == 0
 
 
 def test_a_lost_row_of_a_table_keyed_by_branch(kbcopy, capsys):
     # dq08-zhi-wang declares keys {支: 地支}: the row of 亥 and 子 lost leaves two branches without one
-    text, _at = _edit(kbcopy, "daquan/juan08-b.yaml", "      - {支: [亥, 子], 旺: 子}\n", "")
+    text, _at = edit(kbcopy, "daquan/juan08-b.yaml", "      - {支: [亥, 子], 旺: 子}\n", "")
     keys = _line_of(text, "    keys: {支: 地支}", text.index("id: dq08-zhi-wang"))
     _refused(kbcopy, capsys, f"kb/daquan/juan08-b.yaml:{keys}:", "table dq08-zhi-wang: no row for 支 子、支 亥")
 
 
 def test_a_key_given_twice(kbcopy, capsys):
-    _text, at = _edit(kbcopy, "daquan/juan08-b.yaml", "      - {支: [巳, 午], 旺: 午}\n", "      - {支: [巳, 午, 寅], 旺: 午}\n")
+    _text, at = edit(kbcopy, "daquan/juan08-b.yaml", "      - {支: [巳, 午], 旺: 午}\n", "      - {支: [巳, 午, 寅], 旺: 午}\n")
     _refused(kbcopy, capsys, f"kb/daquan/juan08-b.yaml:{at}:", "table dq08-zhi-wang: 支 寅 is the key of two rows")
 
 
@@ -288,13 +271,13 @@ def test_a_lost_row_of_a_table_keyed_by_two_columns(kbcopy, capsys):
 
 
 def test_keys_name_a_known_domain(kbcopy, capsys):
-    _text, at = _edit(kbcopy, "daquan/juan08-b.yaml", "    keys: {支: 地支}\n", "    keys: {支: 地枝}\n")
+    _text, at = edit(kbcopy, "daquan/juan08-b.yaml", "    keys: {支: 地支}\n", "    keys: {支: 地枝}\n")
     _refused(kbcopy, capsys, f"kb/daquan/juan08-b.yaml:{at}:", "table dq08-zhi-wang: keys is {column: domain}")
 
 
 def test_a_renamed_id_its_parts_still_name(kbcopy, capsys):
     # 「將來:初傳屬此」 is a part of 「將來」: its id j2c-jianglai-chuchuan extends j2c-jianglai
-    _text, at = _edit(kbcopy, "juan2/c-ge-55-67.yaml", "      - id: j2c-jianglai\n", "      - id: j2c-jianglaa\n")
+    _text, at = edit(kbcopy, "juan2/c-ge-55-67.yaml", "      - id: j2c-jianglai\n", "      - id: j2c-jianglaa\n")
     _refused(kbcopy, capsys, f"kb/juan2/c-ge-55-67.yaml:{at}:", "j2c-jianglaa: j2c-jianglai-chuchuan")
 
 
@@ -307,13 +290,13 @@ def test_a_renamed_id_its_parts_still_name(kbcopy, capsys):
     ("juan2/a-chuan.yaml", "          - {初: 戌, 中: 午, 末: 寅}\n", "", "  - id: j2a-ge-chuan\n", "j2a-ge-chuan holds"),
 ])
 def test_a_lost_line_against_the_manifest(kbcopy, capsys, rel, old, new, entry, what):
-    text, _at = _edit(kbcopy, rel, old, new)
+    text, _at = edit(kbcopy, rel, old, new)
     hits = _refused(kbcopy, capsys, f"kb/{rel}:{_line_of(text, entry)}:", what)
     assert "liuren kb check --update-manifest" in hits[0]
 
 
 def test_a_renamed_id_nothing_refers_to_is_named_by_the_manifest(kbcopy, capsys):
-    _text, at = _edit(kbcopy, "juan3/ge.yaml", "  - id: ge-chuan-kong\n", "  - id: ge-chuan-kongx\n")
+    _text, at = edit(kbcopy, "juan3/ge.yaml", "  - id: ge-chuan-kong\n", "  - id: ge-chuan-kongx\n")
     hits = _refused(kbcopy, capsys, "kb/juan3/ge.yaml: the manifest lists ge-chuan-kong", "renamed ge-chuan-kongx")
     assert f"(line {at})" in hits[0]
     # after a deliberate rename the manifest is rewritten, and the check passes
@@ -324,13 +307,13 @@ def test_a_renamed_id_nothing_refers_to_is_named_by_the_manifest(kbcopy, capsys)
 
 def test_a_lost_cell_of_a_named_row_against_the_manifest(kbcopy, capsys):
     # a named row may leave a cell out on purpose, so nothing else sees a lost one: the manifest does
-    text, _at = _edit(kbcopy, "juan2/b-yongshen.yaml", "    係: 比\n    方: 三傳干支\n", "    方: 三傳干支\n")
+    text, _at = edit(kbcopy, "juan2/b-yongshen.yaml", "    係: 比\n    方: 三傳干支\n", "    方: 三傳干支\n")
     table = _line_of(text, "\n- id: j2b-yongshen-ju\n") + 1      # the table the row j2b-jiecai-… is of
     _refused(kbcopy, capsys, f"kb/juan2/b-yongshen.yaml:{table}:", "j2b-yongshen-ju holds")
 
 
 def test_a_cited_paragraph_the_rule_does_not_quote(kbcopy, capsys):
     old = "法: 又法, 計: 十百隨機, 出: 卷中¶318}"
-    text, _at = _edit(kbcopy, "juanzhong/b-misc.yaml", old, old.replace("¶318", "¶1318"))
+    text, _at = edit(kbcopy, "juanzhong/b-misc.yaml", old, old.replace("¶318", "¶1318"))
     then = _line_of(text, "    then:", text.index("  - id: jzb-shu-shangxia"))
     _refused(kbcopy, capsys, f"kb/juanzhong/b-misc.yaml:{then}:", "rule jzb-shu-shangxia: then 數.出 '卷中¶1318' cites ¶1318")

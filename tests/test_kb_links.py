@@ -327,7 +327,7 @@ def test_kb_check_refuses_a_rule_that_asks_by_an_alias(kbdir):
 
 # ---------------------------------------------------------------- 4. findings a reader can use
 
-ZAI = dict(day="甲子", on="子加子", month="丙寅", year="丙午", born=1980, sex="f", guiren="甲羊")
+ZAI = dict(day="甲子", on="子加子", month="庚寅", year="丙午", born=1980, sex="f", guiren="甲羊")
 
 
 def test_zaihuan_time_is_shown_with_its_method_and_paragraph():

@@ -1,12 +1,11 @@
 """The slips a scholar makes while editing kb/ are refused by `liuren kb check`, with the file,
 the line and what is wrong (and a "did you mean" where one is near).  Each case copies the
 installed KB, makes one edit, and checks the one-line message and exit status 2."""
-import shutil
 
 import pytest
 
 from liuren.cli.main import main
-from liuren.rules.kbload import packaged_kb_dir
+from helpers import edit
 
 # (file, text to find, replacement) -> (line of the message, words it must contain); the line is
 # counted from the edit's own first line ("+0" = that line), or given as a number
@@ -74,30 +73,13 @@ MUTATIONS = {
 }
 
 
-@pytest.fixture
-def kbcopy(tmp_path):
-    d = tmp_path / "kb"
-    shutil.copytree(packaged_kb_dir(), d)
-    return d
-
-
-def _edit(d, rel, old, new):
-    p = d / rel
-    text = p.read_text(encoding="utf-8")
-    if old is None:
-        p.write_text(new, encoding="utf-8")
-        return
-    assert text.count(old) >= 1, f"the edit's anchor is not in {rel}: {old!r}"
-    p.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
 @pytest.mark.parametrize("case", list(MUTATIONS))
 def test_an_edit_is_refused_with_file_and_line(kbcopy, case, capsys):
     (rel, old, new), (line, words) = MUTATIONS[case]
     if isinstance(line, str):               # relative to the edit
         text = (kbcopy / rel).read_text(encoding="utf-8")
         line = text[:text.index(old)].count("\n") + 1 + int(line)
-    _edit(kbcopy, rel, old, new)
+    edit(kbcopy, rel, old, new)
     assert main(["kb", "check", "--kb", str(kbcopy)]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err

@@ -26,7 +26,9 @@ def place_of(board, pos):
 
 @pytest.mark.parametrize("day", JIAZI)
 def test_generals_are_seen_only_where_they_ride(day):
-    for b in (x for x in boards() if x["day"] == day):
+    mine = [x for x in boards() if x["day"] == day]
+    assert mine, day
+    for b in mine:
         r = judge(b)
         board = r.board
         seen = [d for d in r.wm if d["t"] == "見" and d.get("據") == "將"]

@@ -119,7 +119,6 @@ def _visible(r):
 
 @pytest.fixture(scope="module")
 def client():
-    pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
     from liuren.web.app import create_app
     return TestClient(create_app(), raise_server_exceptions=False)

@@ -6,8 +6,6 @@ import re
 
 import pytest
 
-pytest.importorskip("fastapi")
-pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
 

@@ -1,7 +1,6 @@
 """The real server: `liuren serve` on a free port (uvicorn), and 8 clients judging different boards at
 once getting exactly the results of sequential calls (the network is never shared mid-judgment)."""
 import json
-import os
 import re
 import subprocess
 import sys
@@ -13,41 +12,13 @@ import urllib.request
 
 import pytest
 
-pytest.importorskip("uvicorn")
+from helpers import start_server, stop_server
 
 BOARDS = [
     "day=丁卯&on=亥加丑&month=壬寅", "day=甲子&on=子加子", "day=庚寅&on=子加子&month=丙寅", "day=甲午&on=辰加子&month=丙寅",
     "day=乙丑&on=卯加卯&night=true", "day=丙寅&on=子加丑&year=丙午&born=1990&sex=m", "day=戊戌&on=亥加子&month=戊辰",
     "day=壬申&on=午加子&guiren=甲羊",
 ]
-
-
-def start_server(*args, timeout=180):
-    """`liuren serve --port 0 …` in a child process; (process, base URL) once it prints its URL."""
-    cmd = [sys.executable, "-m", "liuren", "serve", "--port", "0", *args]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    line = [None]
-
-    def read():
-        line[0] = proc.stdout.readline()
-    t = threading.Thread(target=read, daemon=True)
-    t.start()
-    t.join(timeout)
-    m = re.search(r"(http://\S+?)/\s", line[0] or "")
-    if not m:
-        proc.kill()
-        raise RuntimeError(f"liuren serve did not start: {line[0]!r} {proc.stderr.read()[:2000] if proc.poll() is not None else ''}")
-    return proc, m.group(1)
-
-
-def stop_server(proc):
-    proc.terminate()
-    try:
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(10)
 
 
 @pytest.fixture(scope="module")
@@ -175,3 +146,27 @@ def test_two_workers_serve_the_same_results():
         assert not errors and len(got) == 12 and all(g == want for g in got)
     finally:
         stop_server(proc)
+
+
+def test_zh_and_ja_pages_rendered_at_once_keep_their_language(server):
+    """Issue 29 §1: the language of a page is passed down (a context variable), never a module
+    global: many zh and ja pages requested at once through the real server are each exactly the
+    page requested alone."""
+    from concurrent.futures import ThreadPoolExecutor
+    # 飛魂 fires on the first board with its places (aspects): the lines rendered per language
+    urls = [server + "/board?" + q(BOARDS[0]) + why + lang for why in ("&why=dq09-hunpo", "&why=dq09-zaie")
+            for lang in ("", "&lang=ja")]
+    alone = {}
+    for u in urls:
+        status, _, body = get(u)
+        assert status == 200, body[:500]
+        alone[u] = body
+    assert alone[urls[0]] != alone[urls[1]]                 # the two languages do differ
+    aspects = [re.findall(r'<ul class="aspects">(.*?)</ul>', alone[u], re.S) for u in urls[:2]]
+    assert aspects[0] and aspects[1] and aspects[0] != aspects[1]    # the places, in each language
+    many = urls * 12
+    with ThreadPoolExecutor(len(many)) as pool:
+        got = list(pool.map(get, many))
+    assert len(got) == len(many)
+    for u, (status, _, body) in zip(many, got):
+        assert status == 200 and body == alone[u], u

@@ -7,9 +7,7 @@ import urllib.parse
 
 import pytest
 
-from test_web_server import start_server, stop_server
-
-pytest.importorskip("uvicorn")
+from helpers import start_server, stop_server
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +32,7 @@ def test_an_idle_connection_is_closed(server):
     s.close()
 
 
-@pytest.mark.parametrize("n", [100_000, 200_000, 1_000_000])
+@pytest.mark.parametrize("n", [100_000, 128 * 1024 + 1, 200_000, 1_000_000])
 def test_an_over_long_request_line_is_answered(server, n):
     _, u = server
     s = _connect(u)

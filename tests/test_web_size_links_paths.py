@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-pytest.importorskip("fastapi")
 
 
 @pytest.fixture(scope="module")

@@ -39,16 +39,10 @@ def _globals():
     from liuren.rules.judging import cite
     from liuren.explain.render import aspect_lines, imagery_line
     from liuren.i18n import is_rendering
-    from liuren.explain import render as R
     from liuren.explain.steps import step_text
 
     def aspect_lines_in(a, lang="zh"):
-        old = R._LANG[0]
-        R._LANG[0] = lang
-        try:
-            return aspect_lines(a)
-        finally:
-            R._LANG[0] = old
+        return aspect_lines(a, lang=lang)     # the language passed down: no state shared by threads
     return dict(WORDS=L.WORDS, HTML_LANG=L.HTML_LANG, kind_word=L.kind_word, json_script=V.json_script, cite=cite,
                 aspect_lines=aspect_lines_in, imagery_line=imagery_line, is_rendering=is_rendering,
                 step_text=step_text)
@@ -217,6 +211,7 @@ def create_app(kb=None, warm=True):
         try:
             p = params(request, P.BOARD_KEYS)
             lang = L.check_lang(p.get("lang"))
+            P.flag(p, "trace")          # trace=x: refused here as /api/judge refuses it
             used = None
             if "moment" in p and any(k in p for k in ("day", "jiang", "hour", "on")):
                 # the form fills in the moment by itself: a student who typed a day and 月將加占時

@@ -6,7 +6,6 @@ import json
 import re
 
 from liuren.app.params import board_query
-from liuren.casting.symbols import is_branch
 from liuren.explain import words as L
 
 
@@ -110,10 +109,6 @@ def back_link(path, items, referer, base, lang="zh"):
     if lang == "ja":
         keep["lang"] = "ja"
     return {"href": target + ("?" + urlencode(keep) if keep else ""), "word": word}
-
-
-def is_branch_value(x):
-    return is_branch(x)
 
 
 PAGE_ROWS = 100          # rows of /rules on one page

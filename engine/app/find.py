@@ -561,6 +561,13 @@ def page_find(finder, p, lang="zh"):
     ctx = {"p": p, "r": None, "facets": {}, "prev": None, "next": None, "why": None, "cooccur": [],
            "months": list(X.MONTHS), "gates": GATES, "examples": EXAMPLES, "space": 60 * 12 * X.PER_LESSON}
     opts, question = _space_args(finder, p)
+    # what the page does not show it still checks, as /api/find does: never a silent 200
+    if p.get("count_by") is not None and p["count_by"] not in COUNT_BY:
+        raise FindError(f"--count-by {p['count_by']!r}: one of {'|'.join(COUNT_BY)}")
+    if "cooccur" in p:
+        parse(p["cooccur"])
+        cooccur(finder.index(opts, question, build=False), p["cooccur"], 1,
+                **{k: p.get(k) for k in ("month", "day", "gate", "daynight")})
     if "q" not in p:
         return ctx
     parse(p["q"])

@@ -138,6 +138,8 @@ def practice_check(svc, p, lang="zh"):
     seed = practice_seed(p)
     gate = check_gate(p.get("gate"))
     school = check_school(p.get("shehai"))
+    if "n" in p:
+        _sheet_n(p)                     # the worksheet link's n: never taken silently when wrong
     lesson = practice_lesson(seed, gate)
     if school:
         lesson = dict(lesson, shehai=school)
@@ -165,6 +167,9 @@ def practice_check(svc, p, lang="zh"):
                 out["lessons"]["hint"] = lesson_hint(b, out["lessons"]["each"], lesson_steps, lang)
     # step 2: the 三傳 and the gate (once the 四課 are right)
     given = [k for k in CHUAN_KEYS if k in p]
+    if given and out["step"] < 2:
+        raise InputError(f"{'、'.join(given)}: the answers of step 2 (三傳 and gate) count once the 四課 "
+                         "(k1 … k4) are given and right")
     if given and out["step"] >= 2:
         if len(given) < 4:
             out["chuan_empty"] = w["empty_boxes"].format(
@@ -193,6 +198,9 @@ def practice_check(svc, p, lang="zh"):
             else:
                 out["chuan"]["hint"] = chuan_hint(out["chuan"], chuan_steps, lang)
     # step 3: the 格, among the candidates
+    later = [k for k in ("ge", "ge_done") if p.get(k)]
+    if later and out["step"] < 3:
+        raise InputError(f"{'、'.join(later)}: the 格 of step 3 count once the 四課 and the 三傳 are right")
     if out["step"] >= 3:
         cands, fired = _candidates(svc, seed, lesson, r)
         out["candidates"] = [candidate(svc.kb, x, lang) for x in cands]
@@ -296,15 +304,21 @@ def sheet_seed(seed):
     return 10 ** 6 + (seed * 7919) % (10 ** 8)
 
 
+def _sheet_n(p):
+    """n: the number of lessons of a worksheet (default 10), checked wherever it is given."""
+    n = p.get("n", "10")
+    if not re.fullmatch(r"[0-9]{1,2}", n) or not 1 <= int(n) <= MAX_SHEET:
+        raise InputError(f"n {n!r}: give the number of lessons, 1 … {MAX_SHEET}")
+    return n
+
+
 def worksheet(svc, p, lang="zh"):
     """n lessons from a seed (and a gate), each with the board as the student gets it, and the
     answer key: 四課, 三傳, gate."""
     seed = practice_seed(p)
     if seed is None:
         raise InputError("seed: give a whole number (the worksheet's seed, e.g. seed=7)")
-    n = p.get("n", "10")
-    if not re.fullmatch(r"[0-9]{1,2}", n) or not 1 <= int(n) <= MAX_SHEET:
-        raise InputError(f"n {n!r}: give the number of lessons, 1 … {MAX_SHEET}")
+    n = _sheet_n(p)
     gate = check_gate(p.get("gate"))
     school = check_school(p.get("shehai"))
     out = []

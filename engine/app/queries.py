@@ -239,7 +239,8 @@ def write_manifest(kb):
 def search_boards(extras=None):
     """Candidate example boards, plain ones first."""
     from liuren.casting.symbols import BRANCHES, JIAZI
-    months = ["丙寅", "己巳", "壬申", "乙亥", "戊辰"]
+    from liuren.casting.calendar import month_of_year
+    months = [month_of_year("丙午", b) for b in "寅巳申亥辰"]      # months the year 丙午 has
     for extra in ([{}] if extras is None else []) + [dict(extras or {}, month=m) for m in months[:1]] + \
             [dict(extras or {}, month=m, year="丙午", born=1990, sex="m") for m in months]:
         for i, day in enumerate(JIAZI):

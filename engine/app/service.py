@@ -21,7 +21,6 @@ from liuren.app.params import cast_kwargs, flag
 from liuren.errors import InputError, LiurenError
 from liuren.explain import words as L
 from liuren.explain.html import chain_graph, label_report
-from liuren.explain.imagery import imagery
 
 JUDGE_TIMEOUT = 10.0     # seconds the rules may run on one board
 LOCK_TIMEOUT = 30.0      # seconds a request may wait for the network
@@ -197,10 +196,6 @@ class Service:
 
     def questions_json(self):
         return Q.questions_data(self.kb)
-
-    # ---- 類相 of every branch and general (for the hover text), once
-    def imagery(self):
-        return imagery(self.kb)
 
     def names(self, lang="zh"):
         """Every name a user may type in the search box (names, labels, aliases), for a datalist."""

@@ -82,7 +82,16 @@ def parse_moment(moment, tz=None):
             raise InputError(f"cannot read the moment {moment!r}: not a real date or time") from None
     if m.tzinfo is None:
         z = zone(tz)                # a local moment: in --tz, else in this machine's zone (TZ included)
+        wall = m
         m = m.replace(tzinfo=z) if z else m.astimezone()
+        # a time the clocks skip (the spring-forward gap of daylight saving) names no instant:
+        # refused, rather than silently read as another hour
+        back = m.astimezone(dt.timezone.utc).astimezone(z) if z else m.astimezone(dt.timezone.utc).astimezone()
+        if back.replace(tzinfo=None) != wall:
+            where = tz if tz is not None else "this machine's time zone"
+            raise InputError(f"the local time {wall.isoformat(sep=' ', timespec='minutes')} does not exist in {where} "
+                             "(the clocks skip it at the change to summer time): give a time outside the gap, "
+                             "or an offset (e.g. 2026-03-08T02:30-05:00)")
     elif tz is not None:
         m = m.astimezone(zone(tz))  # an explicit --tz converts the instant to that zone's clock
     if not YEAR_RANGE[0] <= m.year <= YEAR_RANGE[1] or not YEAR_RANGE[0] <= m.astimezone(CHINA).year <= YEAR_RANGE[1]:
@@ -265,3 +274,30 @@ def xingnian(year_no, birth_year, sex, start, direction):
     age = year_no - birth_year + 1
     step = age - 1 if direction == "順" else -(age - 1)
     return age, JIAZI[(jiazi_index(start) + step) % 60]
+
+
+# ---- what the calendar can hold together (a board given by its day: its --year, --month,
+# --term-day and --lunar must be of one calendar)
+def month_of_year(year_gz, month_branch):
+    """The month 干支 a year's month of `month_branch` has (the year's stem decides the 寅 month's:
+    甲己 丙寅, 乙庚 戊寅, 丙辛 庚寅, 丁壬 壬寅, 戊癸 甲寅; the months follow in order to 丑)."""
+    ys = STEMS.index(year_gz[0])
+    k = (BRANCHES.index(month_branch) - 2) % 12
+    return STEMS[(ys * 2 + 2 + k) % 10] + month_branch
+
+
+def months_of_term(term):
+    """The month branches a day holding this 節氣 can be in: a 中氣 (雨水 …) lies inside its month; a
+    節 (立春 …) begins its month at its instant, so its day may still be in the month before."""
+    i = TERMS.index(term)
+    month = BRANCHES[(2 + i // 2) % 12]
+    return (month,) if i % 2 else (BRANCHES[(1 + i // 2) % 12], month)
+
+
+def months_of_lunar(month, leap=False):
+    """The month branches (節 to 節) the days of a lunar month can be in: lunar month m holds its
+    中氣, in the month branch of m (1: 寅), and spans at most a month around it; a leap month lies
+    between the 中氣 of m and of m + 1."""
+    own = (month + 1) % 12
+    span = (own, own + 1) if leap else (own - 1, own, own + 1)
+    return tuple(BRANCHES[b % 12] for b in span)

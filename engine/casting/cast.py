@@ -411,6 +411,7 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
             term = cal.parse_term(term_day)
         if lunar_given is not None:
             lunar = cal.parse_lunar(lunar_given)
+        _check_calendar(pillars[0], pillars[1], term, lunar, year, month, term_day, lunar_given)
     else:
         if term_day is not None or lunar_given is not None:
             raise InputError("--term-day and --lunar are for a board given by its day; a moment knows its "
@@ -453,6 +454,9 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
     sexname, benming, benming_gz, xn, xn_gz = _person(born, sex, benming, xingnian, year_no, moment_iso, T, notes)
     partner = None
     if any(x is not None for x in (partner_born, partner_sex, partner_benming, partner_xingnian)):
+        if partner_sex is not None and partner_born is None and partner_benming is None and partner_xingnian is None:
+            raise InputError(f"--partner-sex {partner_sex!s} alone says nothing of the other person: give "
+                             "--partner-born (with the year), or --partner-benming/--partner-xingnian")
         if partner_born is not None and partner_sex is None:
             raise InputError("--partner-born needs --partner-sex (m or f): the other person's 行年 counts by sex")
         if partner_born is not None and year_no is None:
@@ -470,6 +474,27 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
         taisui=taisui, benming=benming, benming_gz=benming_gz, xingnian=xn, xingnian_gz=xn_gz,
         born=str(born) if born is not None else None, sex=sexname, lunar=lunar, notes=tuple(notes),
         partner=partner, term_day=term)
+
+
+def _check_calendar(year_gz, month_gz, term, lunar, year, month, term_day, lunar_given):
+    """Refuse what one calendar cannot hold, naming both values: a month 干支 the year does not
+    have, a 節氣 or a lunar date outside the month given."""
+    from liuren.casting import calendar as cal
+    if year_gz and month_gz:
+        want = cal.month_of_year(year_gz, month_gz[1])
+        if want != month_gz:
+            raise InputError(f"--year {year!s} and --month {month!s}: the {year_gz} year's {month_gz[1]} month is "
+                             f"{want}, not {month_gz}")
+    if month_gz and term:
+        can = cal.months_of_term(term)
+        if month_gz[1] not in can:
+            raise InputError(f"--month {month!s} and --term-day {term_day!s}: a day of {term} is in a "
+                             f"{' or '.join(can)} month, not {month_gz[1]}")
+    if month_gz and lunar:
+        can = cal.months_of_lunar(lunar[0], lunar[3])
+        if month_gz[1] not in can:
+            raise InputError(f"--month {month!s} and --lunar {lunar_given!s}: a day of lunar month "
+                             f"{'閏' if lunar[3] else ''}{lunar[0]} is in a {' or '.join(can)} month, not {month_gz[1]}")
 
 
 def _person(born, sex, benming, xingnian, year_no, moment_iso, T, notes, flag="--"):

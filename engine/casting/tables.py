@@ -8,6 +8,8 @@ itself, so that it needs neither the KB loader nor experta.  It always uses the 
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import itertools
 import os
@@ -59,6 +61,27 @@ def core_dir(kb_dir=None):
     return pathlib.Path(str(ir.files("liuren.kb"))) / "core"
 
 
+MAX_FILE = 32 * 1024 * 1024          # a KB file larger than this is refused (the largest is < 1 MB)
+
+
+def read_regular(path, limit=MAX_FILE):
+    """The bytes of a regular file of at most `limit` bytes; OSError for anything else (a FIFO, a
+    device, a folder: never opened for a blocking read; an endless or huge file: not read whole)."""
+    import errno
+    import stat
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit // (1024 * 1024)} MB")
+    return data
+
+
 def read_core(folder):
     """({table id: [facts]}, {verse id: verse}, {seed: book}) from the YAML files of a kb/core folder."""
     import yaml
@@ -69,7 +92,7 @@ def read_core(folder):
     tables, verses, books = {}, {}, {}
     for p in sorted(folder.glob("*.yaml")):
         try:
-            doc = yaml.load(p.read_text(encoding="utf-8"), Loader=loader) or {}
+            doc = yaml.load(read_regular(p).decode("utf-8"), Loader=loader) or {}
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
             raise KBError(p, 0, f"cannot read: {e}") from None
         if not isinstance(doc, dict):
@@ -180,18 +203,32 @@ class CoreTables:
         return {"quote": v["quote"], "book": book, "volume": volume, "seed": v["seed"], "para": v["para"]}
 
 
-_READER = [read_core]
+_READER = contextvars.ContextVar("liuren_core_reader", default=read_core)
 
 
-def use_reader(read):
-    """Have core() read a kb/core folder through read(folder), which returns what read_core
-    does (the rules layer gives one that keeps the result in its cache, so that a judgment does
-    not parse the YAML again; casting stays free of the rules layer)."""
-    _READER[0] = read
+@contextlib.contextmanager
+def reading_with(read):
+    """Meanwhile (this thread or task), core() reads a kb/core folder through read(folder), which
+    returns what read_core does: the CLI's entry point gives one that keeps the result in the
+    user's cache (rules.cache.read_core_cached), so that a judgment does not parse the YAML
+    again.  Casting stays free of the rules layer, and importing a module changes no other."""
+    token = _READER.set(read)
+    try:
+        yield
+    finally:
+        _READER.reset(token)
+
+
+def core(kb_dir=None):
+    """The caster's tables from kb/core of the installed KB, or of another KB folder ($LIUREN_KB
+    when none is given, as it is now).  Kept per folder for the life of the process: the files
+    of a folder are read once (`liuren kb check` clears the memo, core.cache_clear())."""
+    return _core(str(core_dir(kb_dir).resolve()))
 
 
 @functools.lru_cache(maxsize=4)
-def core(kb_dir=None):
-    """The caster's tables from kb/core of the installed KB, or of another KB folder."""
-    folder = core_dir(kb_dir)
-    return CoreTables(folder, *_READER[0](folder))
+def _core(folder):
+    return CoreTables(folder, *_READER.get()(pathlib.Path(folder)))
+
+
+core.cache_clear = _core.cache_clear

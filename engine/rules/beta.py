@@ -38,7 +38,7 @@ from experta.matchers.rete.mixins import ChildNode
 from experta.matchers.rete.nodes import ConflictSetNode, FeatureTesterNode, WhereNode
 from experta.matchers.rete.token import Token
 
-from liuren.rules.rete import IndexedMatchNode, IndexedNotNode, NetToken, _nodes, _ops, _remove, context_key, recount_left
+from liuren.rules.rete import IndexedMatchNode, IndexedNotNode, NetToken, _nodes, _ops, context_key, recount_left
 
 VALID = Token.TagType.VALID
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import gc
 import functools
+import pathlib
 import weakref
 from dataclasses import dataclass, field
 
@@ -27,7 +28,6 @@ from liuren.rules.facts import BUILTIN_FACTS, PLATE_OF_POSITION, board_facts
 from liuren.i18n import label_of
 from liuren.rules.kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, cite, load_kb  # noqa: F401 (cite: re-exported)
 from liuren.casting.symbols import BRANCHES, is_branch
-from liuren.casting import tables as _tables
 
 KIND_ORDER = RULE_KINDS
 
@@ -45,48 +45,27 @@ def _engine(kb_dir, variants, question):
         if eng is not None and getattr(eng, "kb", None) is kb:
             kb.fact_text.update(eng.fact_text_extra)      # the words of the compiler's helper facts
             return eng
-    before = set(kb.fact_text)
     eng = build(kb, dict(variants), question=question)
     eng.kb = kb
-    eng.fact_text_extra = {k: v for k, v in kb.fact_text.items() if k not in before}
+    # the words of every helper fact this network concludes — all of them, not only those this
+    # build added to the KB's words (another network compiled first in the process may have
+    # added them already): a network read back from the cache says the same as one compiled
+    eng.fact_text_extra = {t: kb.fact_text[t] for cr in eng.compiled if cr.internal
+                           for t, _ in cr.then if t in kb.fact_text}
     if key is not None:
         cache.write("engine", key, eng, netcache.engine_pickler(kb))
     return eng
 
 
-def _read_core_cached(folder):
-    """casting.tables.read_core through the cache: a judgment casts its board without parsing
-    kb/core's YAML again (the entry is keyed by the folder's files and the code)."""
-    import hashlib
-    import pathlib
-    from liuren.casting.tables import read_core
-    from liuren.rules import cache
-    folder = pathlib.Path(folder)
-    if not cache.enabled() or not folder.is_dir():
-        return read_core(folder)
-    h = hashlib.sha256(cache.code_digest().encode())
-    try:
-        for p in sorted(folder.glob("*.yaml")):
-            h.update(p.name.encode() + b"\0")
-            h.update(p.read_bytes())
-            h.update(b"\0")
-    except OSError:
-        return read_core(folder)            # its own error
-    key = h.hexdigest()
-    got = cache.read("core", key)
-    if got is None:
-        got = read_core(folder)
-        cache.write("core", key, got)
-    return got
-
-
-_tables.use_reader(_read_core_cached)
 
 
 def engine_for(kb_dir=None, variants=None, question=None):
     """The compiled engine for a KB folder (default: the installed kb/), a variant choice and a
     question.  Built once per process per (folder, variants, question); reset per board."""
-    return _engine(str(kb_dir) if kb_dir else None, tuple(sorted((variants or {}).items())), question)
+    from liuren.rules.kbload import packaged_kb_dir
+    # keyed on the folder itself ($LIUREN_KB when none is given, as it is now), not on None
+    return _engine(str(pathlib.Path(kb_dir) if kb_dir else packaged_kb_dir()),
+                   tuple(sorted((variants or {}).items())), question)
 
 
 _KEYS = {}

@@ -225,6 +225,7 @@ def _lint_rule(kb, r, doms, err):
         for pats, tests, negs in ways:
             for t, fields in pats:
                 _check_literals(t, fields, doms, report, line0)
+            _check_test_literals(pats, tests, doms, report, r.meta.kline("when"))
             for n in negs:
                 for t, fields in _neg_patterns(n, kb):
                     _check_literals(t, fields, doms, report, line0)
@@ -277,6 +278,35 @@ def _check_literals(t, fields, doms, report, line0):
             if x not in dom:
                 report(_field_line(fields, f, line0), f"{t}.{f} {x!r} is not a value this field holds "
                                                       f"({_words(dom)}){_near(x, dom)}")
+
+
+def _check_test_literals(pats, tests, doms, report, line):
+    """A test comparing a variable with values (in, notin, eq, ne: `test: {in: [$p, [干上, 支上]]}`)
+    names values the variable's field can hold: a misspelled position or branch there would make
+    the test never (or always) hold."""
+    where = {}
+    for t, fields in pats:
+        if isinstance(fields, dict):
+            for f, v in fields.items():
+                if _is_var(v):
+                    where.setdefault(v, (t, f))
+    for test in tests:
+        if not isinstance(test, dict) or len(test) != 1:
+            continue
+        (op, args), = test.items()
+        if op not in ("in", "notin", "eq", "ne") or not isinstance(args, list) or len(args) != 2:
+            continue
+        for var, vals in (args, args[::-1]):
+            if not _is_var(var) or var not in where or _is_var(vals):
+                continue
+            t, f = where[var]
+            dom = doms.get(t, f)
+            if not dom:
+                continue
+            for x in vals if isinstance(vals, list) else [vals]:
+                if isinstance(x, str) and not _is_var(x) and x not in dom:
+                    report(getattr(test, "line", 0) or line,
+                           f"test {op}: {x!r} is not a value {var} ({t}.{f}) holds ({_words(dom)}){_near(x, dom)}")
 
 
 def _check_places(pats, report, line):
@@ -372,6 +402,7 @@ def lint_more(kb, err):
     lint_table_keys(kb, err)
     lint_part_ids(kb, err)
     lint_cited_paragraphs(kb, err)
+    lint_seeds(kb, err)
     lint_question_keys(kb, err)
     lint_valence(kb, err)
     lint_reported_parts(kb, err)
@@ -900,6 +931,45 @@ def lint_part_ids(kb, err):
 
 def _paras(meta):
     return {s.get("para") for s in (meta.get("source") or []) if isinstance(s, dict)} if isinstance(meta, dict) else set()
+
+
+def lint_seeds(kb, err):
+    """Every {seed, para} cited (sources, verses, examples' sources) names a seed listed in
+    kb/core/books.yaml, and a ¶ that seed has (books.yaml gives each seed's number of paragraphs)."""
+    def check(d, file, line):
+        seed, para = d.get("seed"), d.get("para")
+        line = getattr(d, "line", None) or line
+        if not kb.books:
+            return
+        if not isinstance(seed, str) or seed not in kb.books:
+            near = difflib.get_close_matches(str(seed), [k for k in kb.books if isinstance(k, str)], n=1)
+            err(file, line, f"source: seed {seed!r} is not a seed of kb/core/books.yaml"
+                            + (f" (did you mean {near[0]}?)" if near else ""))
+            return
+        n = kb.books[seed].get("paras")
+        if isinstance(para, int) and not isinstance(para, bool) and isinstance(n, int) and not 0 <= para < n:
+            err(file, line, f"source: ¶{para} of {seed}: that seed has ¶0 … ¶{n - 1}")
+
+    def walk(x, file, line):
+        if isinstance(x, dict):
+            line = getattr(x, "line", None) or line
+            if "seed" in x and "para" in x:
+                check(x, file, line)
+            for v in x.values():
+                walk(v, file, line)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v, file, getattr(v, "line", None) or line)
+
+    for r in kb.rules.values():
+        walk(r.meta, r.file, r.line)
+        walk(r.variants, r.file, r.line)
+    for t in kb.tables.values():
+        walk({k: v for k, v in t.meta.items()}, t.file, t.line)
+        for row in t.rows:
+            walk(row.meta, t.file, row.line)
+    for v in getattr(kb, "verses", {}).values():
+        walk(v, getattr(v, "file", "kb/core/casting.yaml"), getattr(v, "line", 0))
 
 
 def lint_cited_paragraphs(kb, err):

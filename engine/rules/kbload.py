@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from liuren.casting.tables import core_dir, expand_cells
+from liuren.casting.tables import core_dir, expand_cells, read_regular
 from liuren.errors import KBError
 from liuren.rules.conditions import CALC_OPS, TEST_OPS, VAR_RE, then_facts, walk_patterns  # noqa: F401 (re-exported)
 from liuren.rules.facts import BUILTIN_FACTS, JUDGMENT_KINDS, RESERVED_FIELDS, RULE_KINDS  # noqa: F401
@@ -128,7 +128,7 @@ _Loader.add_constructor("tag:yaml.org,2002:seq", _seq)
 def read_yaml(path):
     path = pathlib.Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)        # a regular file of bounded size: never a FIFO, a device
     except OSError as e:
         raise KBError(path, 0, f"cannot read: {e.strerror or e}") from None
     try:
@@ -426,21 +426,31 @@ def _prune_loops(root, d, dirs, seen):
 CORE_FILES = ("books.yaml", "casting.yaml", "ganzhi.yaml", "macros.yaml", "shensha.yaml")
 
 
-@functools.lru_cache(maxsize=8)
 def load_kb(root=None, only=None, collect=False):
-    """Load and validate a KB folder.  `only`: a tuple of top-level sub-folders to read.
+    """Load and validate a KB folder (default: the installed one, or $LIUREN_KB as it is now).
+    `only`: a tuple of top-level sub-folders to read.
 
     With collect=True returns (kb, errors) instead of raising on the first error.  A whole,
-    valid KB is kept in the user's cache (rules/cache.py), keyed by its files' content.
+    valid KB is kept in the user's cache (rules/cache.py), keyed by its files' content.  In the
+    process it is kept per (folder, only, collect): a folder's files are read once, and an edit
+    made while the process runs is seen after load_kb.cache_clear().
     """
+    return _load_kb_memo(str(pathlib.Path(root) if root else packaged_kb_dir()), only, collect)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_kb_memo(root, only, collect):
     from liuren.rules import cache
-    root = pathlib.Path(root) if root else packaged_kb_dir()
+    root = pathlib.Path(root)
     key = None
     if not collect:
         files = kb_files(root, only)
-        key = cache.kb_digest(root, files)
+        try:
+            key = cache.kb_digest(root, files)
+        except OSError:
+            key = None                  # a file that cannot be read: the loader says which, in one line
         where = str(root.resolve()) + "|" + ",".join(only or ())
-        kb = cache.read("kb", key + where)
+        kb = cache.read("kb", key + where) if key else None
         if isinstance(kb, KB):
             kb.digest = key
             return kb
@@ -968,6 +978,29 @@ def _question_includes(kb, err):
             inc.setdefault(other, []).append(name)
     if not inc:
         return
+    # two questions that include each other (directly or through others) are one question asked
+    # twice: refused, naming the circle
+    def includes_of(name):
+        return [o for o in kb.questions.get(name, {}).get("includes") or [] if o in kb.questions]
+    for start in sorted(kb.questions):
+        path_, seen = [start], set()
+        stack = [(start, iter(includes_of(start)))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                path_.pop()
+                continue
+            if nxt == start:
+                circle = " → ".join(path_ + [start])
+                err(kb.questions[start]["file"], 0, f"question {start}: includes itself through {circle}; "
+                                                    "questions that include each other are one question")
+                return
+            if nxt not in seen:
+                seen.add(nxt)
+                path_.append(nxt)
+                stack.append((nxt, iter(includes_of(nxt))))
     # transitively: a question that includes one that includes X also includes X
     changed = True
     while changed:
@@ -1225,3 +1258,13 @@ def _vars_in(val):
     elif isinstance(val, dict):
         for v in val.values():
             yield from _vars_in(v)
+
+
+def _load_kb_afresh(root=None, only=None, collect=False):
+    """load_kb without the process's memo (the files as they now are)."""
+    return _load_kb_memo.__wrapped__(str(pathlib.Path(root) if root else packaged_kb_dir()), only, collect)
+
+
+load_kb.cache_clear = _load_kb_memo.cache_clear
+load_kb.cache_info = _load_kb_memo.cache_info
+load_kb.__wrapped__ = _load_kb_afresh

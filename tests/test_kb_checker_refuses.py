@@ -1,0 +1,69 @@
+"""Issue 29 §6: what `liuren kb check` accepted and now refuses, each in one line naming the file:
+a ¶ past the end of its seed, a seed file that does not exist, two questions that include each
+other, a misspelled position inside `test: {in: [...]}`; and a KB file that is not a regular file
+(a FIFO, a link to an endless device) is refused at once, never read forever."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from helpers import edit
+
+SOURCE = "{seed: 000_97d20668deca6813.txt, para: 7, quote: '斬首 初傳空曰斬首，凡占人占事以無始論。'}"
+
+
+def check(kbcopy, timeout=600):
+    p = subprocess.run([sys.executable, "-m", "liuren", "kb", "check", "--kb", str(kbcopy)],
+                       capture_output=True, text=True, timeout=timeout)
+    assert "Traceback" not in p.stderr and "MemoryError" not in p.stderr, p.stderr[-2000:]
+    return p.returncode, p.stderr
+
+
+@pytest.mark.parametrize("new, words", [
+    (SOURCE.replace("para: 7", "para: 99999999999999999999"), "¶99999999999999999999"),
+    (SOURCE.replace("para: 7", "para: 83"), "¶83"),
+    (SOURCE.replace(".txt", ".tx"), "000_97d20668deca6813.tx"),
+    (SOURCE.replace("000_97d20668deca6813", "999_97d20668deca6813"), "999_97d20668deca6813.txt"),
+    (SOURCE.replace("000_97d20668deca6813.txt", "../109_liuren_daquan_juan09.txt"), "../109_liuren_daquan_juan09.txt"),
+], ids=["huge-para", "para-past-end", "tx", "999", "dotdot"])
+def test_a_source_outside_its_seed(kbcopy, new, words):
+    edit(kbcopy, "juan3/ge.yaml", SOURCE, new)
+    code, err = check(kbcopy)
+    assert code == 2 and words in err and "juan3/ge.yaml" in err, err[-2000:]
+
+
+def test_the_installed_books_give_their_paragraph_counts():
+    from liuren.rules.kbload import load_kb
+    books = load_kb().books
+    assert books and all(isinstance(b.get("paras"), int) and b["paras"] > 1 for b in books.values())
+
+
+def test_two_questions_that_include_each_other(kbcopy):
+    edit(kbcopy, "yinhe/base.yaml", "  name: 占病\n  source:\n", "  name: 占病\n  includes: [占妻病]\n  source:\n")
+    code, err = check(kbcopy)
+    assert code == 2 and "占病" in err and "占妻病" in err and "include" in err, err[-2000:]
+
+
+def test_a_misspelled_position_inside_a_test(kbcopy):
+    edit(kbcopy, "juan3/ge.yaml", "test: {in: [$p, [干上, 支上]]}", "test: {in: [$p, [干上, 支尚]]}")
+    code, err = check(kbcopy)
+    assert code == 2 and "'支尚'" in err and "juan3/ge.yaml" in err, err[-2000:]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_in_place_of_a_core_file(kbcopy):
+    p = kbcopy / "core" / "books.yaml"
+    p.unlink()
+    os.mkfifo(p)
+    code, err = check(kbcopy, timeout=300)               # a hang would time out
+    assert code == 2 and "books.yaml" in err and "regular" in err, err[-2000:]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_a_link_to_an_endless_device(kbcopy):
+    p = kbcopy / "juan3" / "ge.yaml"
+    p.unlink()
+    p.symlink_to("/dev/zero")
+    code, err = check(kbcopy, timeout=300)
+    assert code == 2 and "ge.yaml" in err, err[-2000:]

@@ -44,7 +44,7 @@ def cast_args(p):
     g.add_argument("--lunar", help="explicit cast: the day's lunar date as M-D (9-3; 閏4-10)")
     o = p.add_argument_group("casting options (default first)")
     o.add_argument("--guiren", help="甲牛|甲羊: 貴人 school")
-    o.add_argument("--shehai", help="count|mengzhong: how 涉害 decides")
+    o.add_argument("--shehai", help="count|mengzhong|tianpan|biyong: how 涉害 decides")
     o.add_argument("--day-boundary", dest="day_boundary", help="23|0: hour at which the day turns")
     o.add_argument("--yuejiang", help="zhongqi|month: when 月將 changes")
 

@@ -214,42 +214,88 @@ def test_shehai_derivation_names_the_other_option_when_the_first_differs():
 # ---------------------------------------------------------------- README: the 涉害 table
 def _shehai_table():
     from pathlib import Path
-    import re
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     sec = readme.split("### 涉害: counting or 孟仲", 1)[1].split("\n## ", 1)[0]
     rows = [l for l in sec.splitlines() if l.startswith("| 卷")]
     out = []
     for l in rows:
-        where, board, printed, count, meng = [c.strip() for c in l.strip("|").split("|")]
+        where, board, printed, count, meng, tian, bi = [c.strip() for c in l.strip("|").split("|")]
         day, on_ = board.split()
-        out.append((where, day, on_, printed, count, meng))
+        out.append((where, day, on_, printed, count, meng, tian, bi))
     return readme, out
+
+
+SHEHAI_OPTIONS = ("count", "mengzhong", "tianpan", "biyong")
+
+
+def _as_printed(t, printed):
+    pos = {"初傳": 0, "中傳": 1, "末傳": 2}
+    printed = printed.replace("（推）", "")
+    if printed[:2] in pos:
+        return t.branches[pos[printed[:2]]] == printed.split()[1]
+    return "".join(t.branches) == printed
 
 
 def test_readme_shehai_table_matches_the_cast():
     from liuren import cast
     _, rows = _shehai_table()
-    assert len(rows) == 48
-    pos = {"初傳": 0, "中傳": 1, "末傳": 2}
-    n = {"count": 0, "mengzhong": 0}
-    for where, day, on_, printed, count, meng in rows:
-        for opt, cell in (("count", count), ("mengzhong", meng)):
+    assert len(rows) == 61
+    n = dict.fromkeys(SHEHAI_OPTIONS, 0)
+    for where, day, on_, printed, *cells in rows:
+        assert printed.replace("（推）", "").replace(" ", "") != ""
+        for opt, cell in zip(SHEHAI_OPTIONS, cells):
             t = cast(day=day, on=on_, shehai=opt).transmissions
-            assert t.subtype in ("涉害", "見機", "察微", "復等"), where
+            assert t.subtype in ("涉害", "見機", "察微", "復等", "比用"), where
             assert cell.startswith(f"{''.join(t.branches)}（{t.subtype}）"), (where, opt)
-            if printed[:2] in pos:
-                ok = t.branches[pos[printed[:2]]] == printed.split()[1]
-            else:
-                ok = "".join(t.branches) == printed
+            ok = _as_printed(t, printed)
             assert cell.endswith("✓") == ok, (where, opt)
             n[opt] += ok
-    assert n == {"count": 31, "mengzhong": 38}
+    assert n == {"count": 38, "mengzhong": 50, "tianpan": 22, "biyong": 36}
+
+
+def test_readme_shehai_table_marks_what_the_book_does_not_print():
+    # 卷七 ¶180 甲戌 names only 「取子加戌」; ¶94 and 卷十 ¶346 only 「初傳戌財」; ¶231 and ¶222 imply their 三傳
+    _, rows = _shehai_table()
+    book = {(w, d, o): p for w, d, o, p, *_ in rows}
+    assert book[("卷七 ¶180", "甲戌", "辰加寅")] == "初傳 子"
+    assert book[("卷十一 ¶94", "甲午", "子加寅")] == "初傳 戌"
+    assert book[("卷十 ¶346", "甲午", "子加寅")] == "初傳 戌"
+    assert book[("卷十一 ¶231", "甲辰", "戌加寅")] == "戌午寅（推）"
+    assert book[("卷十一 ¶222", "甲申", "戌加寅")] == "戌午寅（推）"
+    for w in ("卷十一 ¶151", "卷十一 ¶228", "卷十一 ¶266", "卷十一 ¶269", "卷十二 ¶20", "卷十二 ¶48", "卷十二 ¶168"):
+        assert any(r[0] == w for r in rows), w
+    assert ("卷十二 ¶194", "甲戌", "辰加寅") in book
+
+
+def test_biyong_takes_the_books_p180_boards_and_counts_otherwise():
+    from liuren import cast
+    for day, on_, chuan in (("甲戌", "辰加寅", "子寅辰"), ("戊子", "酉加子", "午卯子"), ("壬戌", "巳加子", "申丑午"),
+                            ("庚子", "戌加子", "戌申午"), ("乙卯", "子加寅", "亥酉未")):
+        t = cast(day=day, on=on_, shehai="biyong").transmissions
+        assert ("".join(t.branches), t.subtype) == (chuan, "比用"), day
+        assert "".join(cast(day=day, on=on_).transmissions.branches) != chuan or day in ("乙卯",)
+    # 丁卯 亥加丑: 亥 克 丁, 丑 is 丁's child, none 生s or 比s: 比用 cannot decide and counts (亥, five 重)
+    t = cast(day="丁卯", on="亥加丑", shehai="biyong").transmissions
+    assert ("".join(t.branches), t.subtype) == ("亥酉未", "涉害")
+    assert any(s.key == "shehai-biyong-none" for s in t.steps)
+
+
+def test_tianpan_reads_the_branch_itself():
+    from liuren import cast
+    # 卷七 ¶203 甲辰 亥加卯: 子 (神後) 仲, 戌 (河魁) 季 → 子; by the 地盤, 戌 on 寅 is 孟 → 戌 「用戌者非也」
+    assert cast(day="甲辰", on="亥加卯", shehai="tianpan").transmissions.branches[0] == "子"
+    assert cast(day="甲辰", on="亥加卯", shehai="mengzhong").transmissions.branches[0] == "戌"
+    # 卷七 ¶210 己丑 亥加卯: 巳 is a 孟 branch (on 酉, a 仲 place) → 見機
+    t = cast(day="己丑", on="亥加卯", shehai="tianpan").transmissions
+    assert (t.branches[0], t.subtype) == ("巳", "見機")
+    t = cast(day="己丑", on="亥加卯", shehai="mengzhong").transmissions
+    assert (t.branches[0], t.subtype) == ("巳", "察微")
 
 
 def test_readme_mengzhong_list_is_the_tables():
     # the list of passages that come out only with --shehai mengzhong (Casting, Options) is the table's
     readme, rows = _shehai_table()
-    only_m = {w for w, _, _, _, c, m in rows if m.endswith("✓") and not c.endswith("✓")}
+    only_m = {w for w, _, _, _, c, m, *_ in rows if m.endswith("✓") and not c.endswith("✓")}
     para = readme.split("Many of its worked examples elsewhere follow 孟/仲 directly", 1)[1].split("come out as", 1)[0]
     listed, vol = set(), None
     import re

@@ -494,6 +494,17 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
             raise InputError("--partner-born needs the year (--year 2026): 行年 counts from it")
         partner = _person(partner_born, partner_sex, partner_benming, partner_xingnian, year_no, moment_iso, T,
                           None, "--partner-")
+        # the books read a second person only as the other of a couple, by the two 行年 (夫行年, 妻行年:
+        # 卷八 ¶196–249, 卷九 ¶281): what cannot be read so is refused, never dropped
+        if partner[3] is None:
+            raise InputError("the second person is read by its 行年: give --partner-xingnian (午 or 甲午), or "
+                             "--partner-born with --partner-sex and the year")
+        if sexname is None or partner[0] is None or sexname == partner[0]:
+            raise InputError("the second person is the other of a couple (夫行年, 妻行年): give --sex and "
+                             "--partner-sex, one m and one f")
+        if xn is None:
+            raise InputError("the second person's 行年 is read beside the asker's: give --xingnian (未 or 乙未), or "
+                             "--born with --sex and the year")
     return Board(
         day=day, day_yinyang=T.yinyang[day[0]], jiang=jiang, jiang_name=T.jiang_name[jiang], hour=hour,
         offset=offset, daytime=daytime, plate_t=tuple(badd(b, offset) for b in BRANCHES),

@@ -136,3 +136,35 @@ def test_the_cli_takes_them(capsys):
     assert main(["judge", "--day", "壬申", "--on", "巳加未", "--xingnian", "甲寅", "--sex", "m",
                  "--partner-xingnian", "己亥", "--partner-sex", "f"]) == 0
     assert "繁昌課" in capsys.readouterr().out
+
+
+def test_erfan_takes_the_dates_rixiu_not_the_boards_yuejiang():
+    """卷九 ¶579: 壬子日午將卯時 — 「若正月十四占得此課，則為地煩」 (日宿 亥 by 正月起亥, not the board's 午);
+    「若六月初二占得此課，為天地二煩」."""
+    names = fired(day="壬子", on="午加卯", lunar="1-14")
+    assert "地煩" in names and "天煩" not in names and "二煩課" not in names
+    assert {"天煩", "地煩", "二煩課"} <= fired(day="壬子", on="午加卯", lunar="6-2")
+    assert "天煩" in fired(day="壬子", on="午加卯")                 # no date: the 日宿 is the 月將 (¶952)
+
+
+def test_the_xiu_given_directly():
+    """The books state them: 卷九 ¶725 「如癸卯日春分，離辰壬寅，月宿在辰，加寅，為天寇課」."""
+    assert "天寇課" in fired(day="癸卯", on="辰加寅", term_day="春分", yuexiu="辰")
+    assert "天寇課" not in fired(day="癸卯", on="辰加寅", term_day="春分", yuexiu="巳")
+    assert "天煩" not in fired(day="壬子", on="午加卯", rixiu="亥")           # given: before the 月將
+    assert {"天煩", "地煩", "二煩課"} <= fired(day="壬子", on="午加卯", rixiu="午", yuexiu="午")
+    assert cast(day="壬子", on="午加卯", rixiu="午").to_dict()["xiu"] == {"日宿": "午"}
+    with pytest.raises(InputError) as e:
+        cast(day="壬子", on="午加卯", yuexiu="柳")
+    assert "--yuexiu" in str(e.value)
+
+
+def test_the_cli_and_api_take_the_xiu(capsys):
+    from liuren.app.params import CAST_KEYS
+    from liuren.cli.main import main
+    assert {"rixiu", "yuexiu"} <= set(CAST_KEYS)
+    assert main(["judge", "--day", "癸卯", "--on", "辰加寅", "--term-day", "春分", "--yuexiu", "辰"]) == 0
+    assert "天寇課" in capsys.readouterr().out
+    assert main(["judge", "--day", "壬申", "--on", "巳加未", "--partner-xingnian", "午"]) == 2
+    err = capsys.readouterr().err
+    assert "--sex" in err and len(err.strip().splitlines()) == 1

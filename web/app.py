@@ -419,6 +419,7 @@ PARAM_DOC = {
     "jiang": "月將 branch", "hour": "占時 branch", "on": "月將加占時, e.g. 亥加丑",
     "night": "true: the night 貴人, false: the day 貴人 (default: by the hour)", "daytime": "true: the day 貴人",
     "year": "2026 or 丙午", "month": "the month 干支 (己亥)", "born": "birth year or date", "sex": "m or f",
+    "rixiu": "日宿 given directly: the branch of its 宮 (酉)", "yuexiu": "月宿 given directly: the branch of its 宮 (辰)",
     "benming": "本命 (寅 or 丙寅)", "xingnian": "行年 (未 or 乙未)", "guiren": "甲牛|甲羊", "shehai": "count|mengzhong|tianpan|biyong",
     "day_boundary": "23|0", "yuejiang": "zhongqi|month", "question": "a question procedure (/api/questions)",
     "variant": "ID=VARIANT (repeatable; *=diben: every 底本 reading)", "book": "only judgments citing this book (repeatable)",

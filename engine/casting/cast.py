@@ -386,7 +386,7 @@ def _branch_or_ganzhi(value, what):
 def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, tz=None,
          born=None, sex=None, year=None, month=None, benming=None, xingnian=None, kb=None,
          partner_born=None, partner_sex=None, partner_benming=None, partner_xingnian=None,
-         term_day=None, lunar=None, **options):
+         term_day=None, lunar=None, rixiu=None, yuexiu=None, **options):
     """Cast the board.  Either a moment (ISO string or aware datetime; None = now), or
     explicit `day` with `jiang` + `hour` or `on` ('亥加丑').  `born` + `sex` give 本命 and
     行年; or give them directly as the books do (`benming='寅', xingnian='未'`).  See OPTIONS
@@ -395,7 +395,8 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
     A second person (the other of a couple, 夫行年 beside 妻行年) is given in the same forms:
     `partner_born` + `partner_sex`, or `partner_benming` / `partner_xingnian`.  A board given by its
     day knows no calendar: `term_day='立春'` says the day holds that 節氣, `lunar='9-3'` gives its
-    lunar date (a moment knows both itself)."""
+    lunar date (a moment knows both itself).  `rixiu` / `yuexiu` give the 日宿 / 月宿 directly as the books
+    state them (「日宿酉」「月宿在辰」): the branch of its 宮."""
     from liuren.casting import calendar as cal
     opts = check_options(options)
     kb = str(kb) if kb else None
@@ -505,6 +506,8 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
         if xn is None:
             raise InputError("the second person's 行年 is read beside the asker's: give --xingnian (未 or 乙未), or "
                              "--born with --sex and the year")
+    xiu = tuple((name, parse_branch(v, flag)) for name, v, flag in (("日宿", rixiu, "--rixiu"), ("月宿", yuexiu, "--yuexiu"))
+                if v is not None)
     return Board(
         day=day, day_yinyang=T.yinyang[day[0]], jiang=jiang, jiang_name=T.jiang_name[jiang], hour=hour,
         offset=offset, daytime=daytime, plate_t=tuple(badd(b, offset) for b in BRANCHES),
@@ -515,7 +518,7 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
         moment=moment_iso, month_branch=month_branch, season=season, wangxiang=wangxiang,
         taisui=taisui, benming=benming, benming_gz=benming_gz, xingnian=xn, xingnian_gz=xn_gz,
         born=str(born) if born is not None else None, sex=sexname, lunar=lunar, notes=tuple(notes),
-        partner=partner, term_day=term)
+        partner=partner, term_day=term, xiu=xiu)
 
 
 def _person(born, sex, benming, xingnian, year_no, moment_iso, T, notes, flag="--"):

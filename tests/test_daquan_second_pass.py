@@ -113,16 +113,32 @@ def test_zhuolun_takes_mao_on_xin():
 
 # ---------------------------------------------------------------- 法9 避難逃生須棄舊
 def test_fa009_the_lessons_of_p108():
-    # 111 ¶108: the first board and the ten listed 「X日乾上Y」; 己巳 (only 地盤日支 巳 生 己) is unmet.
+    # 111 ¶108: the first board and the ten listed 「X日乾上Y」, 己巳 by the stem's own seat (天盤未 on 日支巳)
     from liuren.casting.tables import core
     jigong = core().jigong
     listed = [("丁卯", "亥"), ("乙亥", "酉"), ("戊寅", "申"), ("庚戌", "午"), ("辛未", "丑"), ("戊午", "辰"),
-              ("辛酉", "亥"), ("壬申", "寅"), ("庚辰", "子")]
+              ("己巳", "酉"), ("辛酉", "亥"), ("壬申", "寅"), ("庚辰", "子")]
     assert "dq11-fa009" in on("甲子", "戌加子")
     for d, up in listed:
         assert "dq11-fa009" in on(d, f"{up}加{jigong[d[0]]}"), d
-    assert "dq11-fa009" not in on("己巳", "酉加未")
-    assert "dq11-fa009" not in on("甲子", "午加子")      # 干上申 鬼, no refuge
+    assert "dq11-fa009" not in on("甲子", "午加子")      # 干上申 鬼, no refuge: 寅 sits on 申, which 克s it
+
+
+def test_fa009_the_boards_of_p109_and_its_near_misses():
+    # ¶109: 甲子 辰加寅 「日乾就子支上而受生」 (天盤寅 on 子); 庚子 子加申 「天盤申金坐於辰土之上就生」
+    assert "dq11-fa009" in on("甲子", "辰加寅")
+    assert "dq11-fa009" in on("庚子", "子加申")
+    # 返吟 庚子 寅加申: 三傳 寅申寅 財比財, no enemy, no refuge
+    assert "dq11-fa009" not in on("庚子", "寅加申")
+
+
+def test_fa009_p110_to_p112():
+    assert "dq11-fa009-mingding" in _j(dict(day="甲子", on="卯加亥", benming="卯"))       # ¶110 丁神 on 長生
+    assert "dq11-fa009-mingding" not in _j(dict(day="甲子", on="卯加子", benming="卯"))
+    assert "dq11-fa009-buneng" in _j(dict(day="丁亥", on="戌加未", night=True))          # ¶111 長生 乘白虎
+    assert "dq11-fa009-buneng" not in _j(dict(day="丁亥", on="戌加未", night=False))
+    assert "dq11-fa009-decai" in _j(dict(day="壬午", on="辰加亥"))                       # ¶112 壬干加午取財
+    assert "dq11-fa009-decai" not in _j(dict(day="丙寅", on="寅加巳"))                   # ¶112 財落空
 
 
 # ---------------------------------------------------------------- 法95 六爻現卦防其克 (112 ¶206–¶210)

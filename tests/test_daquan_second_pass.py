@@ -328,3 +328,34 @@ def test_chongshen_mojiang_takes_the_jishen_the_book_places():
     assert "dq07-chongshen-mojiang" in _j(dict(day="丙戌", on="申加巳", month="丁卯"))      # 月德 寅
     assert "dq07-chongshen-mojiang" in _j(dict(day="丙戌", on="申加巳", month="戊辰"))      # 生氣 寅
     assert "dq07-chongshen-mojiang" not in _j(dict(day="丙戌", on="申加巳", month="丙寅"))  # 寅 乘 玄武
+
+
+# ---------------------------------------------------------------- issue 30: the third pass (book board and near miss)
+def test_fa045_the_used_gui_void_is_not_read():
+    # 111 ¶304 「視其合用之貴，如值空亡，不可照前說」: 丁卯 亥加酉 晝 uses 亥 (void in 甲子旬), 夜 uses 酉
+    assert "dq11-fa045" not in on("丁卯", "亥加酉", night=False)
+    assert "dq11-fa045" in on("丁卯", "亥加酉", night=True)
+    assert "dq11-fa045" in on("丁巳", "亥加酉", night=False)
+    assert "dq11-fa045" not in on("丁丑", "酉加亥", night=True)       # 酉 void in 甲戌旬
+    assert "dq11-fa045" in on("丁亥", "酉加亥", night=True)
+
+
+def test_fa092_the_voids_and_stems_of_p192():
+    assert "dq12-fa092" in on("丙子", "寅加巳", month="戊辰", night=True)
+    assert "dq12-fa092" not in on("丙午", "寅加巳", month="戊辰", night=True)     # 寅 void
+    assert "dq12-fa092" in on("己丑", "巳加未", month="辛未", night=False)
+    assert "dq12-fa092" not in on("己亥", "巳加未", month="辛未", night=False)    # 巳 void
+    assert "dq12-fa092" in on("戊子", "申加巳", month="甲戌", night=False)        # 申: 戊's 長生
+    assert "dq12-fa092" not in on("戊寅", "申加巳", month="甲戌", night=False)    # 申 void
+
+
+def test_fa038_the_tianpan_xunshou_in_three_xun():
+    # 111 ¶278: 甲午 甲辰 甲寅 旬 take the 天盤 旬首 riding 玄武
+    assert "dq11-fa038" in on("甲辰", "卯加子", night=False)
+    assert "dq11-fa038" not in on("丙寅", "丑加子", night=True)       # 甲子旬: only the 地盤 旬首
+
+
+def test_fa095_reads_the_chuan_as_juan11_does():
+    # 112 ¶206 戊戌日乾上午: 亥子丑 北方 as 水, one reading with 卷十一 (dq11-chuanxing)
+    assert "dq12-caiyao-xiangua" in _j(dict(day="戊戌", on="午加巳", month="丙子"))
+    assert "dq12-caiyao-xiangua" not in _j(dict(day="戊戌", on="午加巳", month="丙午"))

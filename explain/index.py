@@ -28,7 +28,7 @@ from liuren.errors import InputError
 from liuren.explain import audit as A
 
 KIND = "find-index"
-FORMAT = 1
+FORMAT = 2                       # 2: the board's facts (positions, sightings, generals, 空, gate) beside the entries
 MONTHS = A.MONTHS
 PER_LESSON = 24                  # 晝/夜 × 12 months
 # modules of rules/ that do not change what fires: the caches and the KB's lint
@@ -38,7 +38,7 @@ NOT_FIRING = {"cache.py", "netcache.py", "kblint.py"}
 class Index:
     """Which entries fire on which board of a space (see the module's doc)."""
 
-    def __init__(self, days, options, question, bits, places, lessons, names, seconds=0.0):
+    def __init__(self, days, options, question, bits, places, lessons, names, seconds=0.0, facts=None):
         self.days = days                    # the first `days` of the sixty
         self.options = dict(options or {})  # casting options of every board (guiren …)
         self.question = question
@@ -47,7 +47,12 @@ class Index:
         self.lessons = lessons              # lesson l -> (gate, subtype, 三傳 branches)
         self.names = names                  # entry id -> (name, kind, aliases, labels)
         self.seconds = seconds              # how long the build took
+        self.facts = facts or {}            # fact key -> int (bit i: holds on board i); see _FactWalk
         self.n = days * 12 * PER_LESSON
+
+    def __getstate__(self):
+        # what a process works out on demand (lookups, masks, places by board) is not kept
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
     # ---- the boards
     def board(self, i):
@@ -65,12 +70,18 @@ class Index:
         return self.lessons[i // PER_LESSON]
 
     def places_of(self, entry, i):
-        """The places `entry` was about on board i (several firings: several places)."""
-        out = []
-        for place, runs in self.places.get(entry, ()):
-            if any(a <= i < b for a, b in runs):
-                out.append(place)
-        return out
+        """The places `entry` was about on board i (several firings: several places).  The runs
+        are turned, once per entry and process, into a table by board (a lookup, not a scan)."""
+        by_board = self.__dict__.setdefault("_places_by", {})
+        t = by_board.get(entry)
+        if t is None:
+            t = {}
+            for place, runs in self.places.get(entry, ()):
+                for a, b in runs:
+                    for k in range(a, b):
+                        t.setdefault(k, []).append(place)
+            by_board[entry] = t
+        return list(t.get(i, ()))
 
     @property
     def all(self):
@@ -140,7 +151,16 @@ def get_index(kb_dir=None, options=None, question=None, days=60, progress=True, 
 # --------------------------------------------------------------------------- building
 class _PlaceWalk(A._Walk):
     """The audit's walk, which also follows each entry's places: (entry, place) is counted as an
-    entry of its own, so its runs of boards come out beside the entry's."""
+    entry of its own, so its runs of boards come out beside the entry's.  It also records the
+    board's facts that a query may name (see board_fact_keys), as runs of boards per fact."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = {}                  # (煞, 位) -> active 見 facts (the KB's sightings)
+        self.void = {}                  # 支 -> active 空 facts (the day's 旬空)
+        self.prev_facts = set()
+        self.fopen = {}
+        self.franges = {}
 
     def _fire(self, f, sign):
         super()._fire(f, sign)
@@ -148,6 +168,60 @@ class _PlaceWalk(A._Walk):
             k = (f.report, "、".join(dict.fromkeys(f.about)))
             self.count[k] += sign
             self.changed.add(k)
+        for d in f.new:
+            if d["t"] == "見":
+                k = (d.get("煞"), d.get("位"))
+                self.seen[k] = self.seen.get(k, 0) + sign
+            elif d["t"] == "空":
+                self.void[d.get("支")] = self.void.get(d.get("支"), 0) + sign
+
+    def judge(self, i, board, incremental):
+        from liuren.casting.cast import cast
+        from liuren.rules.facts import board_facts
+        question = board.get("question")
+        eng = A._W["eng"] if question is None else A._question_engine(question)
+        if not incremental or eng is not A._W.get("last_engine"):
+            self.seen.clear()           # the engine starts afresh (as the audit's walk decides)
+            self.void.clear()
+        super().judge(i, board, incremental)
+        kw = {k: v for k, v in board.items() if k != "question"}
+        now = board_fact_keys(board_facts(cast(**kw), question),
+                              {k for k, n in self.seen.items() if n > 0}, {b for b, n in self.void.items() if n > 0})
+        for k in now - self.prev_facts:
+            self.fopen[k] = i
+        for k in self.prev_facts - now:
+            self.franges.setdefault(k, []).append((self.fopen.pop(k), i))
+        self.prev_facts = now
+
+    def close(self, end):
+        super().close(end)
+        for k, began in self.fopen.items():
+            self.franges.setdefault(k, []).append((began, end))
+        self.fopen.clear()
+
+
+def board_fact_keys(facts, seen, void):
+    """The facts of a board a query may name, as keys:
+    ("=", P, 支)   position P's branch (位.支: at 日干 its 寄宮);
+    ("@", X, P)    a 煞 or 天將 X seen at P (the KB's 見: 「X 見於 P」);
+    ("將", G, 地)  the general G rides the 天盤 branch over 地盤 position 地;
+    ("空", P)      P's branch is void (空, the day's 旬空);
+    ("門", g), ("體", s)   the 三傳's gate and its 課."""
+    out = set()
+    for f in facts:
+        t = f["t"]
+        if t == "位" and f.get("支"):
+            out.add(("=", f["位"], f["支"]))
+            if f["支"] in void:
+                out.add(("空", f["位"]))
+        elif t == "盤":
+            out.add(("將", f["將"], f["地"]))
+        elif t == "傳":
+            out.add(("門", f["門"]))
+            if f.get("體"):
+                out.add(("體", f["體"]))
+    out.update(("@", x, p) for x, p in seen)
+    return out
 
 
 def _index_work(args):
@@ -164,7 +238,7 @@ def _index_work(args):
         walk.judge(i, b, incremental=(lesson == prev))
         prev = lesson
     walk.close(i + 1)
-    return dict(walk.ranges)
+    return dict(walk.ranges), walk.franges
 
 
 def build_index(kb_dir=None, options=None, question=None, days=60, progress=True, procs=None):
@@ -183,11 +257,16 @@ def build_index(kb_dir=None, options=None, question=None, days=60, progress=True
     lessons_per_chunk = max(1, len(boards) // PER_LESSON // (procs * 30))
     chunk = PER_LESSON * lessons_per_chunk
     tasks = [(i, boards[i:i + chunk]) for i in range(0, len(boards), chunk)]
-    bits, runs_of = {}, {}
+    bits, runs_of, facts = {}, {}, {}
     done = 0
     ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
     with ctx.Pool(procs, initializer=A._init, initargs=(str(kb_dir) if kb_dir else None, ())) as pool:
-        for ranges in pool.imap_unordered(_index_work, tasks):
+        for ranges, franges in pool.imap_unordered(_index_work, tasks):
+            for k, runs in franges.items():
+                x = 0
+                for a, b in runs:
+                    x |= ((1 << (b - a)) - 1) << a
+                facts[k] = facts.get(k, 0) | x
             for k, runs in ranges.items():
                 if isinstance(k, tuple):
                     runs_of.setdefault(k, []).extend(runs)
@@ -213,7 +292,7 @@ def build_index(kb_dir=None, options=None, question=None, days=60, progress=True
         for off in range(12):
             t = cast(day=d, jiang=BRANCHES[off], hour="子", **options).transmissions
             lessons.append((t.gate, t.subtype, tuple(t.branches)))
-    return Index(days, options, question, bits, places, lessons, entry_names(kb), time.time() - t0)
+    return Index(days, options, question, bits, places, lessons, entry_names(kb), time.time() - t0, facts)
 
 
 def entry_names(kb):

@@ -58,14 +58,43 @@ def check_names(kb, expr):
     tree = parse(expr)
     n = Names(kb)
     for name in names_in(tree, positive=False):
-        resolve(n, name)
+        _name_or_void(n, name)
     return tree
 
 
+def _name_or_void(ix, name):
+    """A name's ids, or None for a word 「初傳空」 that names no rule but a position's void."""
+    try:
+        return resolve(ix, name)
+    except Ambiguous:
+        raise
+    except FindError:
+        if name.endswith("空") and _position(name[:-1]):
+            return None
+        raise
+
+
+class Ambiguous(FindError):
+    """A name several entries share: which one?  (choices: [(id, name, kind, boards or None)])"""
+
+    def __init__(self, msg, name, choices):
+        super().__init__(msg)
+        self.name, self.choices = name, choices
+
+
 def resolve(ix, name):
-    """The ids a typed name stands for; unknown → FindError with the nearest names."""
+    """The ids a typed name stands for; unknown → FindError with the nearest names; a name several
+    entries share → Ambiguous, listing them (as `liuren why` does): the query names one by its id,
+    or joins them with `or`."""
     lk = _lookup(ix)
     ids = lk.get(name)
+    if ids and len(ids) > 1:
+        bits = getattr(ix, "bits", None)
+        choices = [(i, ix.names[i][0], ix.names[i][1], bits.get(i, 0).bit_count() if bits is not None else None)
+                   for i in sorted(ids)]
+        listed = "; ".join(f"{i} ({k}" + (f", {n} boards)" if n is not None else ")") for i, _, k, n in choices)
+        raise Ambiguous(f"find: {name!r} names {len(ids)} entries: {listed} — give an id (or join them with or)",
+                        name, choices)
     if ids:
         return sorted(ids)
     near = difflib.get_close_matches(name, sorted(lk), n=3, cutoff=0.4)
@@ -78,6 +107,37 @@ def display_name(ix, i, lang="zh"):
 
 
 # --------------------------------------------------------------------------- expressions
+# An expression's atoms: a rule (its name, alias, label or id), or a fact of the board:
+#   P=X      position P's branch is X (初傳=亥, 干上=子; at 日干 its 寄宮)
+#   X@P      a 神煞 or 天將 X seen at position P (鬼@初傳, 貴人@日干): the KB's 「X 見於 P」
+#   G@B      a 天將 G on 地盤 branch B (貴人@卯): G rides the 天盤 branch over B
+#   P 空     P's branch is void (初傳 空, or 初傳空)
+#   gate=G   the 三傳's gate (gate=涉害, 門=涉害); 課=元首 its 課; month=寅, day=甲子, daynight=夜
+# joined by and, or, not and parentheses (not binds tightest, then and, then or).
+MAX_TOKENS = 20000          # a bound on an expression's size; the parser itself is iterative
+POSITIONS = ("日干", "日支", "干上", "干陰", "支上", "支陰", "初傳", "中傳", "末傳", "占時", "月將", "旬首", "旬尾",
+             "月建", "太歲", "本命", "行年")
+_POS_ALIAS = {"初伝": "初傳", "中伝": "中傳", "末伝": "末傳", "月将": "月將", "太歳": "太歲"}
+GENERALS = ("貴人", "螣蛇", "朱雀", "六合", "勾陳", "青龍", "天空", "白虎", "太常", "玄武", "太陰", "天后")
+_GEN_ALIAS = {"青竜": "青龍", "勾陳": "勾陳", "騰蛇": "螣蛇", "天後": "天后", **{k: v for k, v in zip("貴蛇雀合勾龍空虎常玄陰后", GENERALS)}}
+_KEYS = {"gate": "門", "門": "門", "發用": "門", "lesson": "體", "課": "體", "體": "體", "month": "month", "月": "month",
+         "day": "day", "日": "day", "daynight": "daynight", "晝夜": "daynight", "昼夜": "daynight"}
+GRAMMAR = """\
+EXPR joins terms with and, or, not and parentheses (not binds tightest, then and, then or):
+  RULE      a rule's name, alias, Japanese label or id        斬首   元首課   ge-zhanshou
+  P=X       position P's branch is X                           初傳=亥   干上=子
+  X@P       a 神煞 or 天將 X seen at position P                 鬼@初傳   貴人@日干
+  G@B       a 天將 G on the 地盤 branch B                        貴人@卯
+  P 空      P's branch is void (旬空)                          初傳 空
+  gate=G    the gate of the 三傳 (or 課=元首), month=寅, day=甲子, daynight=夜
+positions: 日干 日支 干上 干陰 支上 支陰 初傳 中傳 末傳 占時 月將 本命 行年 太歲 月建 旬首 旬尾
+examples:
+  liuren find '斬首 and 元首課'
+  liuren find '初傳=亥 and 鬼@初傳'
+  liuren find '貴人@卯 and not gate=涉害' --count-by month,gate
+  liuren find '初傳 空 and (返吟 or 伏吟)' --count-by 初傳
+  liuren find --cooccur '初傳 空' --sort count
+  liuren find '斬首' --export boards.sqlite"""
 _TOKEN = re.compile(r'\s*(?:(?P<paren>[()（）])|"(?P<dq>[^"]*)"|\'(?P<sq>[^\']*)\'|(?P<word>[^\s()（）"\']+))')
 
 
@@ -91,115 +151,251 @@ def tokens(expr):
         if m is None or m.end() == pos:
             raise FindError(f"find: cannot read {expr[pos:pos + 20]!r} (an unclosed quote?)")
         pos = m.end()
+        if len(out) >= MAX_TOKENS:
+            raise FindError(f"find: the expression has more than {MAX_TOKENS} terms and operators")
         if m.group("paren"):
             out.append(("(" if m.group("paren") in "(（" else ")", m.group("paren")))
         elif m.group("word") is not None and m.group("word").lower() in OPS:
             out.append((m.group("word").lower(), m.group("word")))
+        elif m.group("word") is not None and any(c in m.group("word") for c in "=@＝＠"):
+            out.append(("fact", m.group("word")))
         else:
             w = m.group("word") if m.group("word") is not None else (m.group("dq") if m.group("dq") is not None
                                                                      else m.group("sq"))
             if not w.strip():
                 raise FindError("find: an empty quoted name")
             out.append(("name", w.strip()))
-    return out
+    # 「初傳 空」: a position followed by 空 is one term
+    merged = []
+    for t in out:
+        if t == ("name", "空") and merged and merged[-1][0] == "name" and _position(merged[-1][1]):
+            merged[-1] = ("fact", merged[-1][1] + " 空")
+        else:
+            merged.append(t)
+    return merged
+
+
+def _position(w):
+    w = _POS_ALIAS.get(w, w)
+    return w if w in POSITIONS else None
+
+
+def fact_key(text):
+    """A fact term's key (see the grammar above); a malformed term is a FindError naming it."""
+    t = text.replace("＝", "=").replace("＠", "@").strip()
+    if t.endswith("空") and "=" not in t and "@" not in t:
+        p = _position(t[:-1].strip())
+        if p:
+            return ("空", p)
+    if t.count("=") + t.count("@") != 1:
+        raise FindError(f"find: {text!r}: write one of P=X (初傳=亥), X@P (鬼@初傳), G@B (貴人@卯), gate=G")
+    if "=" in t:
+        a, b = (x.strip() for x in t.split("="))
+        if _position(a):
+            if len(b) != 1 or b not in BRANCHES:
+                raise FindError(f"find: {text!r}: {b!r} is not a branch (子 … 亥)")
+            return ("=", _position(a), b)
+        k = _KEYS.get(a.lower() if a.isascii() else a)
+        if k is None:
+            raise FindError(f"find: {text!r}: {a!r} is neither a position ({'、'.join(POSITIONS[:9])} …) "
+                            "nor gate, 課, month, day, daynight")
+        if k == "門":
+            b = b[:-1] if b.endswith("門") and b[:-1] in GATES else b
+            if b not in GATES:
+                raise FindError(f"find: {text!r}: {b!r} is not a gate ({' '.join(GATES)})")
+        elif k == "month":
+            m = next((x for x in X.MONTHS if x == b or x[1] == b), None)
+            if m is None:
+                raise FindError(f"find: {text!r}: {b!r} is not a month branch (寅 … 丑)")
+            b = m
+        elif k == "day":
+            if b not in JIAZI:
+                raise FindError(f"find: {text!r}: {b!r} is not a day 干支 (甲子 … 癸亥)")
+        elif k == "daynight":
+            if b not in DAYNIGHT and b not in ("昼",):
+                raise FindError(f"find: {text!r}: {b!r} is not day or night (晝 or 夜)")
+            b = DN_WORD[DAYNIGHT.get(b, False)]
+        elif k == "體":
+            b = b if b.endswith("課") or not b else b
+        return (k, b)
+    a, b = (x.strip() for x in t.split("@"))
+    if not a or not b:
+        raise FindError(f"find: {text!r}: write X@P, e.g. 鬼@初傳 or 貴人@卯")
+    if len(b) == 1 and b in BRANCHES:
+        g = _GEN_ALIAS.get(a, a)
+        if g not in GENERALS:
+            raise FindError(f"find: {text!r}: on a 地盤 branch only a 天將 is placed ({'、'.join(GENERALS)}); "
+                            f"a 神煞 is seen at a position (鬼@初傳)")
+        return ("將", g, b)
+    p = _position(b)
+    if p is None:
+        raise FindError(f"find: {text!r}: {b!r} is neither a position ({'、'.join(POSITIONS[:9])} …) nor a branch")
+    return ("@", _GEN_ALIAS.get(a, a) if _GEN_ALIAS.get(a) in GENERALS else a, p)
+
+
+_PREC = {"or": 1, "and": 2, "not": 3}
 
 
 def parse(expr):
-    """The expression as a tree: ("name", text) | ("not", t) | ("and"|"or", a, b)."""
+    """The expression as a tree: ("name", text) | ("fact", key, text) | ("not", t) | ("and"|"or", a, b).
+    Iterative (operator precedence with explicit stacks): any depth of parentheses or nots, any
+    number of terms up to MAX_TOKENS, and never Python's recursion limit."""
     toks = tokens(expr)
-    pos = 0
-
-    def peek():
-        return toks[pos][0] if pos < len(toks) else None
+    ops, vals = [], []              # ops: (op, token index); vals: trees
 
     def where(k):
         return f"at token {k + 1}" if k < len(toks) else "at the end"
 
-    def or_():
-        nonlocal pos
-        t = and_()
-        while peek() == "or":
-            pos += 1
-            t = ("or", t, and_())
-        return t
+    def apply(op):
+        if op == "not":
+            vals.append(("not", vals.pop()))
+        else:
+            b = vals.pop()
+            vals.append((op, vals.pop(), b))
 
-    def and_():
-        nonlocal pos
-        t = not_()
-        while peek() == "and":
-            pos += 1
-            t = ("and", t, not_())
-        return t
+    want_term = True
+    for k, (kind, text) in enumerate(toks):
+        if want_term:
+            if kind == "name":
+                vals.append(("name", text))
+                want_term = False
+            elif kind == "fact":
+                vals.append(("fact", fact_key(text), text))
+                want_term = False
+            elif kind in ("(", "not"):
+                ops.append((kind, k))
+            elif kind == ")":
+                if k and toks[k - 1][0] == "(":
+                    raise FindError(f"find: '()' {where(k - 1)} is empty")
+                raise FindError(f"find: {text!r} {where(k)} closes nothing")
+            else:
+                prev = toks[k - 1][1] if k else None
+                raise FindError(f"find: {text!r} {where(k)} " +
+                                (f"follows {prev!r}: a rule name is missing between them" if prev
+                                 else "has no rule before it"))
+        else:
+            if kind in ("and", "or"):
+                while ops and ops[-1][0] != "(" and _PREC[ops[-1][0]] >= _PREC[kind]:
+                    apply(ops.pop()[0])
+                ops.append((kind, k))
+                want_term = True
+            elif kind == ")":
+                while ops and ops[-1][0] != "(":
+                    apply(ops.pop()[0])
+                if not ops:
+                    raise FindError(f"find: {text!r} {where(k)} closes nothing")
+                ops.pop()
+            else:
+                raise FindError(f"find: {text!r} {where(k)}: join it with and / or to what comes before")
+    if want_term:
+        if not toks:
+            raise FindError("find: empty expression")
+        if toks[-1][0] == "(":
+            raise FindError(f"find: {toks[-1][1]!r} {where(len(toks) - 1)} is never closed")
+        raise FindError(f"find: {toks[-1][1]!r} at the end has nothing after it")
+    while ops:
+        op, k = ops.pop()
+        if op == "(":
+            raise FindError(f"find: {toks[k][1]!r} {where(k)} is never closed")
+        apply(op)
+    return vals[0]
 
-    def not_():
-        nonlocal pos
-        if peek() == "not":
-            pos += 1
-            return ("not", not_())
-        return atom()
 
-    def atom():
-        nonlocal pos
-        k = peek()
-        if k == "(":
-            open_at = pos
-            pos += 1
-            t = or_()
-            if peek() != ")":
-                raise FindError(f"find: {toks[open_at][1]!r} {where(open_at)} is never closed")
-            pos += 1
-            return t
-        if k == "name":
-            pos += 1
-            return ("name", toks[pos - 1][1])
-        if k is None:
-            prev = toks[pos - 1][1] if pos else ""
-            raise FindError(f"find: {prev!r} at the end has nothing after it" if prev else "find: empty expression")
-        if k == ")":
-            raise FindError(f"find: {toks[pos][1]!r} {where(pos)} closes nothing" if not pos or toks[pos - 1][0] != "("
-                            else f"find: '()' {where(pos - 1)} is empty")
-        # an operator where a rule is wanted
-        prev = toks[pos - 1][1] if pos else None
-        raise FindError(f"find: {toks[pos][1]!r} {where(pos)} " +
-                        (f"follows {prev!r}: a rule name is missing between them" if prev else "has no rule before it"))
-
-    t = or_()
-    if pos < len(toks):
-        k, text = toks[pos]
-        if k == ")":
-            raise FindError(f"find: {text!r} {where(pos)} closes nothing")
-        raise FindError(f"find: {text!r} {where(pos)}: join it with and / or to what comes before")
-    return t
+def _walk(tree):
+    """The nodes of a tree in order (left before right), without recursion: (node, under_not)."""
+    stack = [(tree, False)]
+    while stack:
+        node, neg = stack.pop()
+        yield node, neg
+        if node[0] == "not":
+            stack.append((node[1], True))
+        elif node[0] in ("and", "or"):
+            stack.append((node[2], neg))
+            stack.append((node[1], neg))
 
 
 def names_in(tree, positive=True, out=None):
     """The names of a tree; positive=True: only those not under a `not`."""
     out = [] if out is None else out
-    if tree[0] == "name":
-        out.append(tree[1])
-    elif tree[0] == "not":
-        if not positive:
-            names_in(tree[1], positive, out)
-    else:
-        names_in(tree[1], positive, out)
-        names_in(tree[2], positive, out)
+    for node, neg in _walk(tree):
+        if node[0] == "name" and not (positive and neg):
+            out.append(node[1])
     return out
+
+
+def facts_in(tree, positive=True):
+    return [node for node, neg in _walk(tree) if node[0] == "fact" and not (positive and neg)]
+
+
+def fold(tree, leaf, all_bits):
+    """The bitset of a tree: leaf(node) for its terms, combined without recursion."""
+    stack, vals = [(tree, False)], []
+    while stack:
+        node, done = stack.pop()
+        if node[0] in ("name", "fact"):
+            vals.append(leaf(node))
+        elif not done:
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(node[1:]))
+        elif node[0] == "not":
+            vals.append(all_bits & ~vals.pop())
+        else:
+            b, a = vals.pop(), vals.pop()
+            vals.append(a & b if node[0] == "and" else a | b)
+    return vals[0]
 
 
 def evaluate(ix, tree, terms=None):
     """The bitset of boards where the expression holds; `terms` collects {name: ids}."""
-    if tree[0] == "name":
-        ids = resolve(ix, tree[1])
+    def leaf(node):
+        if node[0] == "fact":
+            return fact_bits(ix, node[1], node[2])
+        ids = _name_or_void(ix, node[1])
+        if ids is None:
+            return fact_bits(ix, ("空", _position(node[1][:-1])), node[1])
         if terms is not None:
-            terms[tree[1]] = ids
+            terms[node[1]] = ids
         x = 0
         for i in ids:
             x |= ix.bits.get(i, 0)
         return x
-    if tree[0] == "not":
-        return ix.all & ~evaluate(ix, tree[1], terms)
-    a, b = evaluate(ix, tree[1], terms), evaluate(ix, tree[2], terms)
-    return a & b if tree[0] == "and" else a | b
+    return fold(tree, leaf, ix.all)
+
+
+def fact_bits(ix, key, text=None):
+    """The boards where a fact holds (0 where it never does); a 神煞 the index has never seen
+    anywhere is an unknown name."""
+    if key[0] in ("month", "day", "daynight"):
+        m = masks(ix)[key[0]]
+        if key[1] not in m:
+            raise FindError(f"find: {text or key!r}: not in this index (its first {ix.days} days)")
+        return m[key[1]]
+    if key[0] == "體":
+        sub = masks(ix)["subtype"]
+        v = key[1] if key[1] in sub else key[1][:-1] if key[1].endswith("課") and key[1][:-1] in sub else None
+        if v is None:
+            known = _known(ix, "體")
+            if key[1] not in known and key[1].rstrip("課") not in known:
+                raise FindError(f"find: {text!r}: {key[1]!r} is not a 課 of the space ({'、'.join(sorted(known)[:8])} …)")
+            return 0
+        return sub[v]
+    if key[0] == "@" and key[1] not in GENERALS:
+        known = _known(ix, "@")
+        if key[1] not in known:
+            near = difflib.get_close_matches(key[1], sorted(known), n=3, cutoff=0.3)
+            raise FindError(f"find: {text!r}: {key[1]!r} is not a 神煞 seen anywhere in this space"
+                            + (f" (did you mean {'、'.join(near)}?)" if near else ""))
+    return ix.facts.get(key, 0)
+
+
+def _known(ix, kind):
+    k = ix.__dict__.setdefault("_known", {})
+    if kind not in k:
+        if kind == "體":
+            k[kind] = {s for _, s, _ in ix.lessons if s}
+        else:
+            k[kind] = {key[1] for key in ix.facts if key[0] == kind}
+    return k[kind]
 
 
 # --------------------------------------------------------------------------- masks (filters, facets)
@@ -300,19 +496,126 @@ def count_lessons(x):
     return n
 
 
-def count_by(ix, x, by):
-    if by not in COUNT_BY:
-        raise FindError(f"--count-by {by!r}: one of {'|'.join(COUNT_BY)}")
+KE_KEY = "ke"                # count by the 課 (元首, 重審 …) of the 三傳
+
+
+def by_keys(ix=None):
+    """What counts may be split by: the space's dimensions, the 課, a position (its branch), a
+    天將 (the 地盤 branch it stands on)."""
+    return COUNT_BY + (KE_KEY,) + POSITIONS + GENERALS
+
+
+def _by_key(by):
+    b = by.strip()
+    if b in ("課", "體"):
+        return KE_KEY
+    if b in _KEYS and _KEYS[b] in ("month", "day", "daynight"):
+        return _KEYS[b]
+    if b in ("門", "發用"):
+        return "gate"
+    return _position(b) or _GEN_ALIAS.get(b, b)
+
+
+def split_by(ix, by):
+    """{value: mask} of a count-by key, every value of the space in order (zeros included)."""
+    key = _by_key(by)
+    if key in COUNT_BY:
+        M = masks(ix)[key]
+        if key == "gate":
+            return {g: M.get(g, 0) for g in GATES}
+        return dict(M)
+    if key == KE_KEY:
+        return dict(sorted(masks(ix)["subtype"].items()))
+    if key in POSITIONS:
+        return {b: ix.facts.get(("=", key, b), 0) for b in BRANCHES}
+    if key in GENERALS:
+        return {b: ix.facts.get(("將", key, b), 0) for b in BRANCHES}
+    raise FindError(f"--count-by {by!r}: one of {'|'.join(COUNT_BY + (KE_KEY,))}, a position (初傳 …) or a 天將 (貴人 …);"
+                    " two joined by a comma for a cross-table")
+
+
+def parse_by(spec):
+    """'month' or 'month,gate' → a tuple of one or two keys (each checked)."""
+    parts = _split(spec)
+    if not 1 <= len(parts) <= 2:
+        raise FindError(f"--count-by {spec!r}: one key (gate) or two joined by a comma (month,gate)")
+    for k in parts:
+        if _by_key(k) not in by_keys():
+            raise FindError(f"--count-by {k!r}: one of {'|'.join(COUNT_BY + (KE_KEY,))}, a position (初傳 …) or a "
+                            "天將 (貴人 …); two joined by a comma for a cross-table")
+    return tuple(parts)
+
+
+def count_by(ix, x, by, zeros=True):
+    """{value: count} of the boards x by a key; every value of the key is listed (0 included),
+    except for the 720 lessons, where only those with boards are."""
     out = {}
-    for k, m in masks(ix)[by].items():
+    key = _by_key(by)
+    for k, m in split_by(ix, by).items():
         c = (x & m).bit_count()
-        if c:
+        if c or (zeros and key != "lesson"):
             out[k] = c
     return out
 
 
+def crosstab(ix, x, a, b):
+    """The boards x counted by two keys: rows of a, columns of b, every value (0 included; the
+    lessons, as rows or columns, only where x has boards)."""
+    ra, rb = split_by(ix, a), split_by(ix, b)
+    if _by_key(a) == "lesson":
+        ra = {k: m for k, m in ra.items() if x & m}
+    if _by_key(b) == "lesson":
+        rb = {k: m for k, m in rb.items() if x & m}
+    rows = list(ra)
+    cols = list(rb)
+    cells = []
+    for k in rows:
+        xa = x & ra[k]
+        cells.append([(xa & rb[c]).bit_count() for c in cols])
+    return {"by": [a, b], "rows": rows, "cols": cols, "cells": cells,
+            "row_totals": [sum(r) for r in cells], "col_totals": [sum(r[j] for r in cells) for j in range(len(cols))],
+            "total": x.bit_count()}
+
+
+def ordered(x, start=0, limit=None):
+    """The boards of x with distinct lessons first: the first board of each lesson (in the order
+    of the space), then the second of each, and so on — a page shows as many lessons as it can."""
+    P = X.PER_LESSON
+    nbytes = (x.bit_length() + 7) // 8
+    raw = x.to_bytes(nbytes + 3, "little")
+    per = P // 8
+    chunks = []
+    for l in range(0, len(raw) // per):
+        c = int.from_bytes(raw[l * per:(l + 1) * per], "little")
+        if c:
+            chunks.append((l, c))
+    out, k = [], 0
+    rank = 0
+    live = chunks
+    while live and (limit is None or len(out) < limit):
+        if k + len(live) <= start:          # skip this rank whole
+            k += len(live)
+        else:
+            for l, c in live:
+                if k >= start:
+                    out.append(l * P + (c & -c).bit_length() - 1)
+                    if limit is not None and len(out) >= limit:
+                        break
+                k += 1
+        live = [(l, c & (c - 1)) for l, c in live if c & (c - 1)]
+        rank += 1
+    return out
+
+
 # --------------------------------------------------------------------------- boards
-def board_record(ix, i, terms=(), lang="zh", kb_arg=None):
+def _command_tail(ix, kb_arg=None):
+    opts = [f"--{k.replace('_', '-')} {v}" for k, v in sorted(ix.options.items())]
+    return (" ".join(opts) + (f" --question {ix.question}" if ix.question else "")
+            + (f" --kb {kb_arg}" if kb_arg else "")).strip()
+
+
+def board_record(ix, i, terms=(), lang="zh", kb_arg=None, tail=None):
+    from urllib.parse import urlencode
     b = ix.board(i)
     gate, subtype, chuan = ix.lesson_of(i)
     on = f"{b['jiang']}加{b['hour']}"
@@ -321,33 +624,56 @@ def board_record(ix, i, terms=(), lang="zh", kb_arg=None):
     about = {}
     for name, ids in terms:
         for e in ids:
-            if ix.bits.get(e, 0) >> i & 1:
+            if (ix.bits.get(e, 0) >> i) & 1:
+                ps = ix.places_of(e, i)
                 about.setdefault(name, [])
-                about[name] += [p for p in ix.places_of(e, i) if p not in about[name]]
+                about[name] += [p for p in ps if p not in about[name]]
     if about:
         rec["about"] = about
-    opts = [f"--{k.replace('_', '-')} {v}" for k, v in sorted(ix.options.items())]
-    rec["command"] = " ".join(["liuren judge --day", b["day"], "--on", on, "--month", b["month"],
-                               "--night" if b["night"] else "--daytime", "--year 2026 --born", str(b["born"]),
-                               "--sex", b["sex"], *opts] + ([f"--question {ix.question}"] if ix.question else [])
-                              + ([f"--kb {kb_arg}"] if kb_arg else []))
+    tail = _command_tail(ix, kb_arg) if tail is None else tail
+    rec["command"] = (f"liuren judge --day {b['day']} --on {on} --month {b['month']} "
+                      f"{'--night' if b['night'] else '--daytime'} --year 2026 --born {b['born']} --sex {b['sex']}"
+                      + (f" {tail}" if tail else ""))
     q = [("day", b["day"]), ("on", on), ("month", b["month"]), ("night", "true" if b["night"] else "false"),
          ("year", "2026"), ("born", str(b["born"])), ("sex", b["sex"])] + sorted(ix.options.items())
     if ix.question:
         q.append(("question", ix.question))
     if lang != "zh":
         q.append(("lang", lang))
-    from urllib.parse import urlencode
     rec["query"] = urlencode(q)
     return rec
 
 
+def space(ix):
+    """What the space varies and what it fixes: printed with every count (text, JSON, page)."""
+    return {"boards": ix.n,
+            "varies": {"day": ix.days, "月將": 12, "month": 12, "晝夜": 2},
+            "fixed": {"占時": "子", "year": "2026 丙午", "本命": "cycles with the lesson (born 1960–2019)",
+                      "行年": "from 本命 and the year", "sex": "alternates with the 月將", "lunar": "not given",
+                      **{k: str(v) for k, v in sorted(ix.options.items())},
+                      **({"question": ix.question} if ix.question else {})}}
+
+
+def space_line(ix):
+    sp = space(ix)
+    v = sp["varies"]
+    fixed = "; ".join(f"{k} {w}" for k, w in sp["fixed"].items())
+    return (f"space: {sp['boards']} boards = {v['day']} days × 12 月將 × 12 months × 晝夜; fixed: {fixed}")
+
+
+ORDERS = ("lessons", "space")
+
+
 def find(ix, expr, month=None, day=None, gate=None, daynight=None, limit=20, offset=0, count_by_key=None,
-         facets=False, lang="zh", kb_arg=None, each_lesson=False):
-    """Answer an expression: {"query", "count", "of", "terms", "boards", ["counts"], ["facets"]}.
+         facets=False, lang="zh", kb_arg=None, each_lesson=False, order="lessons"):
+    """Answer an expression: {"query", "count", "of", "space", "terms", "boards", ["counts"|"table"], ["facets"]}.
+    order "lessons" (default): distinct lessons first (ordered); "space": the space's order.
     each_lesson: the boards listed are one of each lesson (the first of its months and 晝夜)."""
     limit = _bounded("--limit", limit, 0, MAX_LIMIT)
     offset = _bounded("--offset", offset, 0, ix.n)
+    if order not in ORDERS:
+        raise FindError(f"--order {order!r}: lessons (distinct lessons first) or space (the space's order)")
+    by = parse_by(count_by_key) if count_by_key else None
     tree = parse(expr)
     terms = {}
     x = evaluate(ix, tree, terms)
@@ -355,14 +681,25 @@ def find(ix, expr, month=None, day=None, gate=None, daynight=None, limit=20, off
     x &= mask
     pos = [n for n in dict.fromkeys(names_in(tree)) if n in terms]
     out = {"query": expr, "title": title(ix, expr, lang), "count": x.bit_count(), "of": mask.bit_count(),
+           "space": space(ix),
            "filters": {k: v for k, v in (("month", month), ("day", day), ("gate", gate), ("daynight", daynight)) if v},
-           "terms": {n: [{"id": i, "name": display_name(ix, i, lang)} for i in ids] for n, ids in terms.items()}}
-    out["boards"] = [board_record(ix, i, [(_label(ix, n, lang), terms[n]) for n in pos], lang, kb_arg)
-                     for i in bits_of(x, offset, limit, each_lesson)]
+           "terms": {n: [{"id": i, "name": display_name(ix, i, lang)} for i in ids] for n, ids in terms.items()},
+           "facts": [text for _, _, text in dict.fromkeys(facts_in(tree, positive=False))]}
+    if each_lesson:
+        picks = bits_of(x, offset, limit, True)
+    elif order == "lessons":
+        picks = ordered(x, offset, limit)
+    else:
+        picks = bits_of(x, offset, limit)
+    labelled = [(_label(ix, n, lang), terms[n]) for n in pos]
+    kb_cmd = _command_tail(ix, kb_arg)
+    out["boards"] = [board_record(ix, i, labelled, lang, kb_arg, kb_cmd) for i in picks]
     if each_lesson:
         out["lessons"] = count_lessons(x)
-    if count_by_key:
-        out["counts"] = count_by(ix, x, count_by_key)
+    if by and len(by) == 1:
+        out["counts"] = count_by(ix, x, by[0])
+    elif by:
+        out["table"] = crosstab(ix, x, *by)
     if facets:
         out["facets"] = {k: count_by(ix, x, k) for k in ("gate", "month", "daynight")}
     return out
@@ -394,10 +731,19 @@ def _bounded(name, v, lo, hi):
     return n
 
 
-def cooccur(ix, name, limit=20, month=None, day=None, gate=None, daynight=None, lang="zh"):
-    """The entries that fire most on the boards where `name` (an expression) holds: count, the
-    share of those boards, and lift (how much more often than over the filtered space)."""
+SORTS = ("lift", "count")
+
+
+def cooccur(ix, name, limit=20, month=None, day=None, gate=None, daynight=None, lang="zh", sort="lift",
+            min_count=1):
+    """The entries that fire on the boards where `name` (an expression) holds: count, the share
+    of those boards, and lift (how much more often than over the filtered space).  sort "lift"
+    (default: what is specific to it; ties by count) or "count" (what fires most with it);
+    min_count: leave out entries on fewer of its boards (a lift of 1 or 2 boards says little)."""
     limit = _bounded("--limit", limit, 1, MAX_LIMIT)
+    min_count = _bounded("--min-count", min_count, 1, ix.n)
+    if sort not in SORTS:
+        raise FindError(f"--sort {sort!r}: lift or count")
     tree = parse(name)
     terms = {}
     mask = filter_mask(ix, month, day, gate, daynight)
@@ -410,13 +756,17 @@ def cooccur(ix, name, limit=20, month=None, day=None, gate=None, daynight=None, 
             if i in own or ix.names.get(i, ("", ""))[1] == "起例":
                 continue
             c = (x & base).bit_count()
-            if not c:
+            if c < min_count:
                 continue
             ne = (x & mask).bit_count()
             rows.append({"id": i, "name": display_name(ix, i, lang), "kind": ix.names.get(i, ("", ""))[1],
                          "count": c, "share": round(c / nb, 4), "lift": round(c * n / (nb * ne), 3), "boards": ne})
-    rows.sort(key=lambda r: (-r["count"], -r["lift"], r["id"]))
-    return {"query": name, "count": nb, "of": n, "cooccur": rows[:limit]}
+    if sort == "lift":
+        rows.sort(key=lambda r: (-r["lift"], -r["count"], r["id"]))
+    else:
+        rows.sort(key=lambda r: (-r["count"], -r["lift"], r["id"]))
+    return {"query": name, "count": nb, "of": n, "sort": sort, "min_count": min_count, "space": space(ix),
+            "cooccur": rows[:limit]}
 
 
 def diff(old, new, lang="zh", limit=None, new_kb=None):

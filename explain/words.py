@@ -130,6 +130,15 @@ WORDS = {
         "find_daynight": "晝夜", "find_each": "每課一局", "find_go": "查",
         "find_note": "以 and、or、not 及括號連規則之名（亦可日譯名、別名、代號）。於 {space} 局（六十日 × 月將加子十二 × 晝夜 × 十二月）中查之。",
         "find_cooccur": "常與之同發", "find_where": "所在", "find_share": "比", "find_lift": "提升度",
+        "find_grammar_h": "式之寫法", "find_grammar": [
+            ["斬首　元首課", "規則之名（或日譯名、別名、代號）"], ["初傳=亥", "某位之支為某支"],
+            ["鬼@初傳", "某神煞或天將見於某位"], ["貴人@卯", "某天將在地盤某支上（乘其上之天盤支）"],
+            ["初傳 空", "某位之支旬空"], ["gate=涉害　課=元首", "三傳之門、課；亦可 month=寅、day=甲子、daynight=夜"],
+            ["and　or　not　( )", "且、或、非、括號（not 先於 and，and 先於 or）"]],
+        "find_space": "全 {n} 局：{days} 日 × 月將十二（皆加占時子）× 十二月 × 晝夜。固定者：占時子；年 2026 丙午；本命隨課而轉（生年 1960–2019），行年由之；性別隨月將交替；不設農曆日。凡讀此數者之局數，皆依此而定。",
+        "find_count_by": "計數", "find_total": "合計", "find_chart": "局數（依{key}）", "find_sort": "排序",
+        "find_sort_lift": "依提升度", "find_sort_count": "依局數", "find_which": "「{name}」為 {n} 條之名，請擇其一：",
+        "find_by_keys": {"month": "月", "gate": "門", "day": "日", "lesson": "課（日與月將）", "daynight": "晝夜", "ke": "課體"},
         # tooltips
         "earth_tip": "地盤 {b}",
         "origins": {"board": "盤上所見", "derived": "推得", "table": "表行"},
@@ -212,6 +221,15 @@ WORDS = {
         "find_daynight": "昼夜", "find_each": "一課一盤", "find_go": "検索",
         "find_note": "規則の名（日訳名・別名・記号も可）を and・or・not・括弧で結ぶ。全 {space} 盤（六十日 × 十二月将加子 × 昼夜 × 十二月）から探す。",
         "find_cooccur": "よく共に発するもの", "find_where": "見える所", "find_share": "割合", "find_lift": "リフト値",
+        "find_grammar_h": "式の書き方", "find_grammar": [
+            ["斬首　元首課", "規則の名（日訳名・別名・記号も可）"], ["初傳=亥", "ある位の支がある支である"],
+            ["鬼@初傳", "ある神煞・天将がある位に見える"], ["貴人@卯", "ある天将が地盤のある支の上にいる（その上の天盤の支に乗る）"],
+            ["初傳 空", "ある位の支が旬空"], ["gate=涉害　課=元首", "三伝の門・課；month=寅・day=甲子・daynight=夜 も可"],
+            ["and　or　not　( )", "かつ・または・否定・括弧（not は and より、and は or より先）"]],
+        "find_space": "全 {n} 盤：{days} 日 × 十二月将（すべて占時子に加える）× 十二月 × 昼夜。固定したもの：占時は子；年は 2026 丙午；本命は課とともに巡る（生年 1960–2019）、行年はそこから；性別は月将ごとに交互；旧暦の日は入れない。これらを読む規則の盤数はこの固定による。",
+        "find_count_by": "数える", "find_total": "合計", "find_chart": "盤の数（{key}ごと）", "find_sort": "並べ方",
+        "find_sort_lift": "リフト値順", "find_sort_count": "盤数順", "find_which": "「{name}」は {n} 項目の名：どれか一つを選ぶ：",
+        "find_by_keys": {"month": "月", "gate": "門", "day": "日", "lesson": "課（日と月将）", "daynight": "昼夜", "ke": "課体"},
         "earth_tip": "地盤 {b}",
         "origins": {"board": "盤上の事実", "derived": "推得", "table": "表の行"},
         "docs_title": "データ窓口（API）", "docs_intro": "どのページにも同じ項目の JSON 版がある。URL で求め、JSON で答える（推論図は GraphML・DOT・Mermaid も）。項目名はプログラムの記号で左に、意味は右に示す。",
@@ -250,7 +268,8 @@ FIELDS = {
            "trace": "附推理圖", "format": "格式", "all": "並列起例", "symbol": "符號（支、干、天將）", "category": "類相之門",
            "k1": "第一課", "k2": "第二課", "k3": "第三課", "k4": "第四課", "men": "發用之門（答）", "ge-done": "已答格",
            "n": "課數", "q": "式", "limit": "上限", "offset": "起點", "count-by": "計數之依", "cooccur": "同發",
-           "each-lesson": "每課一局", "daynight": "晝夜", "rule": "規則"},
+           "each-lesson": "每課一局", "daynight": "晝夜", "rule": "規則",
+           "sort": "排序", "order": "次序", "min-count": "最少局數"},
     "ja": {"moment": "時刻", "tz": "タイムゾーン", "day": "日", "on": "月将加占時", "jiang": "月将", "hour": "占時",
            "year": "年", "month": "月", "born": "生年", "sex": "性別", "benming": "本命", "xingnian": "行年",
            "partner-born": "相手の生年", "partner-sex": "相手の性別", "partner-benming": "相手の本命",
@@ -262,7 +281,8 @@ FIELDS = {
            "trace": "推論図を付ける", "format": "形式", "all": "起例も並べる", "symbol": "記号（支・干・天将）", "category": "類相の門",
            "k1": "第一課", "k2": "第二課", "k3": "第三課", "k4": "第四課", "men": "発用の門（解答）", "ge-done": "格の解答済み",
            "n": "課の数", "q": "式", "limit": "上限", "offset": "開始位置", "count-by": "数える基準", "cooccur": "共に発する",
-           "each-lesson": "一課一盤", "daynight": "昼夜", "rule": "規則"},
+           "each-lesson": "一課一盤", "daynight": "昼夜", "rule": "規則",
+           "sort": "並べ方", "order": "順序", "min-count": "最少の盤数"},
 }
 
 # (the CLI's message, as a pattern) -> the page's sentence; {f} the field, {v} the value, {x} the rest
@@ -322,6 +342,70 @@ _ERRORS = [
     (r"^unknown parameter '(?P<v>[^']*)'",
      {"zh": "此頁不收「{v}」一項", "ja": "このページは「{v}」を受けない"}),
 ]
+# /find's expressions and tables (engine/app/find.py's messages), in the page's language
+_ERRORS += [
+    (r"^find: give an expression",
+     {"zh": "請填一式，如「斬首 and 元首課」", "ja": "式を入れる（例：斬首 and 元首課）"}),
+    (r"^find: cannot read '(?P<v>[^']*)'",
+     {"zh": "式中「{v}」無法讀取（引號未閉？）", "ja": "式の「{v}」が読めない（引用符が閉じていない？）"}),
+    (r"^find: the expression has more than (?P<x>\d+) terms",
+     {"zh": "式太長：項與連詞逾 {x} 個", "ja": "式が長すぎる：項と演算子が {x} を超える"}),
+    (r"^find: an empty quoted name",
+     {"zh": "引號之中無名", "ja": "引用符の中に名がない"}),
+    (r"^find: '(?P<v>[^']*)' at token (?P<x>\d+) is never closed",
+     {"zh": "第 {x} 項之「{v}」未閉", "ja": "{x} 番目の「{v}」が閉じていない"}),
+    (r"^find: '\(\)' at token (?P<x>\d+) is empty",
+     {"zh": "第 {x} 項之括號中無物", "ja": "{x} 番目の括弧の中が空"}),
+    (r"^find: '(?P<v>[^']*)' at token (?P<x>\d+) closes nothing",
+     {"zh": "第 {x} 項之「{v}」無可閉之括號", "ja": "{x} 番目の「{v}」が閉じる括弧がない"}),
+    (r"^find: '(?P<v>[^']*)' at token (?P<x>\d+) follows '[^']*': a rule name is missing",
+     {"zh": "第 {x} 項之「{v}」前缺規則之名", "ja": "{x} 番目の「{v}」の前に規則の名が欠けている"}),
+    (r"^find: '(?P<v>[^']*)' at token (?P<x>\d+) has no rule before it",
+     {"zh": "第 {x} 項之「{v}」前無規則", "ja": "{x} 番目の「{v}」の前に規則がない"}),
+    (r"^find: '(?P<v>[^']*)' at token (?P<x>\d+): join it",
+     {"zh": "第 {x} 項之「{v}」：請以 and 或 or 連於其前", "ja": "{x} 番目の「{v}」：前と and か or で結ぶ"}),
+    (r"^find: '(?P<v>[^']*)' at the end has nothing after it",
+     {"zh": "式末之「{v}」後無物", "ja": "式の末の「{v}」の後に何もない"}),
+    (r"^find: empty expression",
+     {"zh": "式為空", "ja": "式が空"}),
+    (r"^find: unknown rule '(?P<v>[^']*)'(?: \(did you mean (?P<x>[^?]*)\?\))?",
+     {"zh": "無名為「{v}」之規則{x}", "ja": "「{v}」という規則はない{x}"}),
+    (r"^find: '(?P<v>[^']*)' names (?P<x>\d+) entries",
+     {"zh": "「{v}」為 {x} 條之名：請擇其一", "ja": "「{v}」は {x} 項目の名：どれか一つを選ぶ"}),
+    (r"^find: '(?P<v>[^']*)': '(?P<x>[^']*)' is not a 神煞 seen anywhere",
+     {"zh": "「{v}」：「{x}」不是此空間中見於任何處之神煞", "ja": "「{v}」：「{x}」はこの空間のどこにも見える神煞ではない"}),
+    (r"^find: '(?P<v>[^']*)': '(?P<x>[^']*)' is not a branch",
+     {"zh": "「{v}」：「{x}」不是地支（子……亥）", "ja": "「{v}」：「{x}」は地支ではない（子……亥）"}),
+    (r"^find: '(?P<v>[^']*)': on a 地盤 branch only a 天將",
+     {"zh": "「{v}」：地盤之支上只論天將（貴人@卯）；神煞論見於何位（鬼@初傳）",
+      "ja": "「{v}」：地盤の支には天将のみを置く（貴人@卯）；神煞はどの位に見えるかを問う（鬼@初傳）"}),
+    (r"^find: '(?P<v>[^']*)': ",
+     {"zh": "「{v}」無法讀為盤上之事：寫如 初傳=亥、鬼@初傳、貴人@卯、初傳 空、gate=涉害",
+      "ja": "「{v}」は盤の事として読めない：初傳=亥・鬼@初傳・貴人@卯・初傳 空・gate=涉害 のように書く"}),
+    (r"^(?P<f>[\w-]+) '(?P<v>[^']*)'… is too long \(\d+ characters; at most (?P<x>\d+)\)",
+     {"zh": "{f}「{v}……」太長（至多 {x} 字）", "ja": "{f}「{v}……」が長すぎる（{x} 字まで）"}),
+    (r"^--(?P<f>count-by) '(?P<v>[^']*)'",
+     {"zh": "{f}「{v}」：月、門、日、課、晝夜、位（初傳……）或天將（貴人……）；二者以逗號相連則為交叉表",
+      "ja": "{f}「{v}」：月・門・日・課・昼夜・位（初傳……）か天将（貴人……）；二つをコンマで結べばクロス表"}),
+    (r"^--(?P<f>[\w-]+) '(?P<v>[^']*)': between (?P<x>\d+ and \d+)",
+     {"zh": "{f}「{v}」：須在 {x} 之間", "ja": "{f}「{v}」：{x} の間"}),
+    (r"^--(?P<f>[\w-]+) '(?P<v>[^']*)': a whole number",
+     {"zh": "{f}「{v}」：請填整數", "ja": "{f}「{v}」：整数を入れる"}),
+    (r"^--(?P<f>month) '(?P<v>[^']*)': a month branch",
+     {"zh": "{f}「{v}」：請填月支（寅……丑）或干支", "ja": "{f}「{v}」：月の支（寅……丑）か干支を入れる"}),
+    (r"^--(?P<f>day) '(?P<v>[^']*)': not in this index",
+     {"zh": "{f}「{v}」不在此索引之中", "ja": "{f}「{v}」はこの索引にない"}),
+    (r"^--(?P<f>day) '(?P<v>[^']*)': a day 干支",
+     {"zh": "{f}「{v}」：請填日之干支（甲子……癸亥）", "ja": "{f}「{v}」：日の干支（甲子……癸亥）を入れる"}),
+    (r"^--(?P<f>gate) '(?P<v>[^']*)'",
+     {"zh": "{f}「{v}」：請填門（賊克……返吟）或課（元首、重審……）", "ja": "{f}「{v}」：門（賊克……返吟）か課（元首・重審……）を入れる"}),
+    (r"^--(?P<f>daynight) '(?P<v>[^']*)'",
+     {"zh": "{f}「{v}」：晝或夜", "ja": "{f}「{v}」：昼か夜"}),
+    (r"^--(?P<f>sort) '(?P<v>[^']*)'",
+     {"zh": "{f}「{v}」：依提升度或依局數", "ja": "{f}「{v}」：リフト値か盤の数"}),
+    (r"^--(?P<f>order) '(?P<v>[^']*)'",
+     {"zh": "{f}「{v}」：先列不同之課，或依全盤之序", "ja": "{f}「{v}」：異なる課を先に、または全盤の順"}),
+]
 _NEAREST = {"zh": "；相近者：{}", "ja": "；近いもの：{}"}
 
 
@@ -339,7 +423,7 @@ def error_text(message, lang="zh"):
             g = m.groupdict()
             f = fields.get((g.get("f") or "").replace("_", "-"), g.get("f") or "")
             x = (g.get("x") or "").replace(" and ", "–")
-            if pat.startswith("^no rule"):
+            if pat.startswith("^no rule") or pat.startswith("^find: unknown rule"):
                 x = _NEAREST[lang].format(x) if x else ""
             return texts[lang].format(f=f, v=g.get("v", ""), x=x)
     return re.sub(r"--([a-z][\w-]*)", lambda m: fields.get(m.group(1), m.group(1)), msg)

@@ -139,8 +139,8 @@ def create_app(kb=None, warm=True):
             return api_error(msg, 500)
         return page_error(request, msg, 500)
 
-    def params(request, allowed, multi=None):
-        return P.read_params(request.query_params.multi_items(), allowed, len(request.url.query), multi)
+    def params(request, allowed, multi=None, long=None):
+        return P.read_params(request.query_params.multi_items(), allowed, len(request.url.query), multi, long)
 
     def lang_of(request):
         v = request.query_params.get("lang")
@@ -360,13 +360,16 @@ def create_app(kb=None, warm=True):
         lang = lang_of(request)
         ctx, status = {"lang": lang, "p": {}}, 200
         try:
-            p = params(request, FIND.FIND_KEYS)
+            p = params(request, FIND.FIND_KEYS, long=P.LONG)
             lang = L.check_lang(p.get("lang"))
             ctx = dict(FIND.page_find(app.state.finder, p, lang), lang=lang)
         except LiurenError as e:
+            if isinstance(e, FIND.WhichOne):
+                ctx = dict(e.ctx, lang=lang)        # a name several entries share: the choices, as links
             if "p" not in ctx or not isinstance(ctx.get("months"), list):
                 ctx = {"lang": lang, "p": dict(request.query_params), "r": None, "months": list(FIND.X.MONTHS),
-                       "gates": FIND.GATES, "examples": FIND.EXAMPLES, "space": 17280, "facets": {}}
+                       "gates": FIND.GATES, "examples": FIND.EXAMPLES, "space": 17280, "days": 60, "facets": {},
+                       "charts": {}, "by_keys": FIND.COUNT_BY + (FIND.KE_KEY,)}
             ctx["error"] = L.error_text(e, lang)
             status = _find_status(e)
         return page(request, "find.html", ctx, status)
@@ -374,7 +377,7 @@ def create_app(kb=None, warm=True):
     @app.get("/api/find", openapi_extra=_doc(FIND.FIND_KEYS), summary="where does it fire? (liuren find --json)")
     def api_find(request: Request):
         try:
-            p = params(request, FIND.FIND_KEYS)
+            p = params(request, FIND.FIND_KEYS, long=P.LONG)
             return SafeJSON(FIND.api_find(app.state.finder, p, L.check_lang(p.get("lang"))))
         except LiurenError as e:
             return api_error(e, _find_status(e))

@@ -99,5 +99,5 @@ def test_a_bad_query_says_which_token(page, server):
     page.fill("#q", "斬首 and (元首課")
     page.click("#find-go")
     page.wait_for_selector("#find-error")
-    assert "'('" in page.inner_text("#find-error")
+    assert "第 3 項之「(」未閉" in page.inner_text("#find-error")      # the token, in the page's language
     assert page.input_value("#q") == "斬首 and (元首課"

@@ -560,7 +560,7 @@ def test_the_space_says_what_it_fixed(ix, cli_ix, capsys, client):
     r = F.find(ix, "斬首", limit=0)
     assert r["space"]["fixed"]["占時"] == "子" and r["space"]["fixed"]["year"] == "2026 丙午"
     assert main(["find", "斬首", "--count-by", "gate"]) == 0
-    assert "fixed: 占時 子; year 2026 丙午" in capsys.readouterr().out
+    assert "fixed: 占時 子, year 2026 丙午, 本命 cycling with the lesson" in capsys.readouterr().out
     assert main(["find", "斬首", "--count-by", "gate", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["space"]["fixed"]["占時"] == "子"
     page = client.get("/find", params={"q": "斬首", "lang": "ja"}).text

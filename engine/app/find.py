@@ -614,8 +614,20 @@ def _command_tail(ix, kb_arg=None):
             + (f" --kb {kb_arg}" if kb_arg else "")).strip()
 
 
-def board_record(ix, i, terms=(), lang="zh", kb_arg=None, tail=None):
-    from urllib.parse import urlencode
+def _urlencode(pairs, memo):
+    """urlencode, with the quoted values remembered in `memo` (the caller's: a page of boards
+    repeats the same few values)."""
+    from urllib.parse import quote_plus
+    out = []
+    for k, v in pairs:
+        q = memo.get(v)
+        if q is None:
+            q = memo[v] = quote_plus(v)
+        out.append(f"{k}={q}")
+    return "&".join(out)
+
+
+def board_record(ix, i, terms=(), lang="zh", kb_arg=None, tail=None, memo=None):
     b = ix.board(i)
     gate, subtype, chuan = ix.lesson_of(i)
     on = f"{b['jiang']}加{b['hour']}"
@@ -640,7 +652,7 @@ def board_record(ix, i, terms=(), lang="zh", kb_arg=None, tail=None):
         q.append(("question", ix.question))
     if lang != "zh":
         q.append(("lang", lang))
-    rec["query"] = urlencode(q)
+    rec["query"] = _urlencode(q, {} if memo is None else memo)
     return rec
 
 
@@ -655,10 +667,16 @@ def space(ix):
 
 
 def space_line(ix):
+    """The space in one line, for the CLI: what varies, what is fixed."""
     sp = space(ix)
-    v = sp["varies"]
-    fixed = "; ".join(f"{k} {w}" for k, w in sp["fixed"].items())
-    return (f"space: {sp['boards']} boards = {v['day']} day{'s' if v['day'] != 1 else ''} × 12 月將 × 12 months × 晝夜; fixed: {fixed}")
+    v, f = sp["varies"], dict(sp["fixed"])
+    fixed = [f"占時 {f.pop('占時')}", f"year {f.pop('year')}", "本命 cycling with the lesson (born 1960–2019) and its 行年",
+             "sex alternating with the 月將", "no lunar date"]
+    for k in ("本命", "行年", "sex", "lunar"):
+        f.pop(k)
+    fixed += [f"{k} {w}" for k, w in f.items()]
+    return (f"{sp['boards']} boards: {v['day']} day{'s' if v['day'] != 1 else ''} × 12 月將 × 12 months × 晝夜; "
+            f"fixed: {', '.join(fixed)}")
 
 
 ORDERS = ("lessons", "space")
@@ -693,7 +711,8 @@ def find(ix, expr, month=None, day=None, gate=None, daynight=None, limit=20, off
         picks = bits_of(x, offset, limit)
     labelled = [(_label(ix, n, lang), terms[n]) for n in pos]
     kb_cmd = _command_tail(ix, kb_arg)
-    out["boards"] = [board_record(ix, i, labelled, lang, kb_arg, kb_cmd) for i in picks]
+    memo = {}
+    out["boards"] = [board_record(ix, i, labelled, lang, kb_arg, kb_cmd, memo) for i in picks]
     if each_lesson:
         out["lessons"] = count_lessons(x)
     if by and len(by) == 1:

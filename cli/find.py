@@ -29,7 +29,7 @@ def cmd_find(a):
     modes = sum(bool(x) for x in (a.expr is not None or a.export, a.cooccur is not None, a.diff))
     if a.build and modes == 0:
         ix = _finder(a, a.kb)
-        print(f"index: {ix.n} boards, {len(ix.bits)} entries that fire (built in {ix.seconds:.0f} s)")
+        print(f"index: {ix.size} boards, {len(ix.bits)} entries that fire (built in {ix.seconds:.0f} s)")
         return 0
     if modes != 1:
         raise InputError("find: give an expression (liuren find '斬首 and 元首課'), or --cooccur NAME, or --diff --kb DIR")
@@ -60,7 +60,7 @@ def cmd_find(a):
                     print(f"      {word}: {r[k]}")
         return 0
     ix = _finder(a, a.kb, [x for x in (a.expr, a.cooccur) if x is not None])
-    filters = dict(month=a.month, day=a.day, gate=a.gate, daynight=a.daynight)
+    filters = dict(month=a.month, day=a.day, gate=a.gate, daynight=a.daynight, dim=a.dim)
     if a.export:
         from liuren.app import export as E
         rep = E.export(ix, a.export, a.expr, lang=lang, **filters)
@@ -75,6 +75,8 @@ def cmd_find(a):
         print(f"{_short(a.cooccur)}: {rep['count']} boards of {rep['of']}; what fires with it, by "
               + ("lift (what is specific to it)" if a.sort == "lift" else "count (what fires most with it)"))
         print(f"  ({F.space_line(ix)})")
+        for line in F.notes_lines(ix, F.notes(ix, [i for t in F.names_in(F.parse(a.cooccur)) for i in F.resolve(ix, t)]), lang):
+            print(f"  {line}")
         if rep["cooccur"]:
             print(f"  {'boards':>6}  {'share':>6}  {'lift':>6}  name")
         for r in rep["cooccur"]:
@@ -84,12 +86,14 @@ def cmd_find(a):
                  lang=lang, kb_arg=a.kb, each_lesson=a.each_lesson, order=a.order, **filters)
     if a.json:
         if a.count_by:
-            rep = {k: rep[k] for k in ("query", "count", "of", "space", "filters", "counts", "table") if k in rep}
+            rep = {k: rep[k] for k in ("query", "count", "of", "space", "notes", "filters", "counts", "table") if k in rep}
         print(dump(rep))
         return 0
     print(f"{_short(a.expr)}: {rep['count']} board{'s' if rep['count'] != 1 else ''} of {rep['of']}"
           + (f", in {rep['lessons']} lesson{'s' if rep['lessons'] != 1 else ''}" if a.each_lesson else ""))
     print(f"  ({F.space_line(ix)})")
+    for line in F.notes_lines(ix, rep["notes"], lang):
+        print(f"  {line}")
     if "counts" in rep:
         width = max([_width(k) for k in rep["counts"]] + [4])
         for k, n in rep["counts"].items():
@@ -150,6 +154,8 @@ def add_command(sub):
     p.add_argument("--day", help="only these days (甲子; a comma list)")
     p.add_argument("--gate", help="only this gate (涉害 …) or 課 (元首, 重審 …)")
     p.add_argument("--daynight", help="day or night (default: both)")
+    p.add_argument("--dim", help="base (the base boards only) or the extra boards of a dimension: hour, year, "
+                                 "person, lunar, term (a comma list)")
     p.add_argument("--limit", type=int, default=20, help="boards (or rows) shown (default 20)")
     p.add_argument("--offset", type=int, default=0, help="skip this many boards first")
     p.add_argument("--each-lesson", dest="each_lesson", action="store_true",

@@ -27,10 +27,16 @@ from liuren.casting.symbols import BRANCHES, JIAZI
 from liuren.errors import InputError
 from liuren.explain import audit as A
 
+try:                             # the shared board space (rules/space.py): what it fixes and varies
+    from liuren.rules import space as SPACE
+except ImportError:              # pragma: no cover — before it exists, the base boards alone
+    SPACE = None
+
 KIND = "find-index"
-FORMAT = 2                       # 2: the board's facts (positions, sightings, generals, 空, gate) beside the entries
+FORMAT = 3                       # 2: the board's facts beside the entries; 3: the widened space (extra boards)
 MONTHS = A.MONTHS
-PER_LESSON = 24                  # 晝/夜 × 12 months
+BASE_PER_LESSON = 24             # a lesson's base boards: 晝/夜 × 12 months
+PER_LESSON = BASE_PER_LESSON     # of an index of the base boards alone (Index.per_lesson says it for each)
 # modules of rules/ that do not change what fires: the caches and the KB's lint
 NOT_FIRING = {"cache.py", "netcache.py", "kblint.py"}
 
@@ -38,7 +44,7 @@ NOT_FIRING = {"cache.py", "netcache.py", "kblint.py"}
 class Index:
     """Which entries fire on which board of a space (see the module's doc)."""
 
-    def __init__(self, days, options, question, bits, places, lessons, names, seconds=0.0, facts=None):
+    def __init__(self, days, options, question, bits, places, lessons, names, seconds=0.0, facts=None, layout=None):
         self.days = days                    # the first `days` of the sixty
         self.options = dict(options or {})  # casting options of every board (guiren …)
         self.question = question
@@ -47,8 +53,18 @@ class Index:
         self.lessons = lessons              # lesson l -> (gate, subtype, 三傳 branches)
         self.names = names                  # entry id -> (name, kind, aliases, labels)
         self.seconds = seconds              # how long the build took
-        self.facts = facts or {}            # fact key -> int (bit i: holds on board i); see _FactWalk
-        self.n = days * 12 * PER_LESSON
+        self.facts = facts or {}            # fact key -> int (bit i: holds on board i); see _PlaceWalk
+        layout = layout or {}
+        # a lesson's block of boards: its 24 base boards, then its extra boards (one input changed:
+        # slot_dims[k] names the dimension), padded to a whole number of bytes
+        self.per_lesson = layout.get("per_lesson", BASE_PER_LESSON)
+        self.slot_dims = tuple(layout.get("slot_dims", (None,) * BASE_PER_LESSON))
+        self.extras = layout.get("extras", ())          # lesson -> (the extra boards' changes from its base, …)
+        self.dims = tuple(layout.get("dims", ()))       # the dimensions varied (rules/space.py)
+        self.reads = layout.get("reads", {})            # rule id -> the dimensions it reads
+        self.layout_masks = layout.get("masks", {})     # month / daynight masks (extra boards included)
+        self.n = days * 12 * self.per_lesson            # bits (padding included)
+        self.real = layout.get("real")                  # the bits of real boards (None: all of them)
 
     def __getstate__(self):
         # what a process works out on demand (lookups, masks, places by board) is not kept
@@ -56,18 +72,32 @@ class Index:
 
     # ---- the boards
     def board(self, i):
-        """The cast() arguments of board i (as explain.audit.board_space gives them)."""
-        lesson, rest = divmod(i, PER_LESSON)
+        """The cast() arguments of board i: a base board (as explain.audit.board_space gives it)
+        or an extra board (its lesson's base board with the one input its dimension varies)."""
+        lesson, k = divmod(i, self.per_lesson)
         d, off = divmod(lesson, 12)
-        night, m = divmod(rest, 12)
-        b = dict(self.options, day=JIAZI[d], jiang=BRANCHES[off], hour="子", month=MONTHS[m], night=bool(night),
-                 year=2026, born=1960 + (d + off) % 60, sex="m" if off % 2 else "f")
+        if k < BASE_PER_LESSON:
+            night, m = divmod(k, 12)
+            b = dict(self.options, day=JIAZI[d], jiang=BRANCHES[off], hour="子", month=MONTHS[m], night=bool(night),
+                     year=2026, born=1960 + (d + off) % 60, sex="m" if off % 2 else "f")
+        else:
+            b = dict(self.options, day=JIAZI[d], jiang=BRANCHES[off], hour="子", month=MONTHS[0], night=False,
+                     year=2026, born=1960 + (d + off) % 60, sex="m" if off % 2 else "f")
+            for key, v in self.extras[lesson][k - BASE_PER_LESSON]:
+                if v is None:
+                    b.pop(key, None)
+                else:
+                    b[key] = v
         if self.question:
             b["question"] = self.question
         return b
 
+    def dim_of(self, i):
+        """The dimension board i varies (None: a base board)."""
+        return self.slot_dims[i % self.per_lesson]
+
     def lesson_of(self, i):
-        return self.lessons[i // PER_LESSON]
+        return self.lessons[i // self.per_lesson]
 
     def places_of(self, entry, i):
         """The places `entry` was about on board i (several firings: several places).  The runs
@@ -85,7 +115,12 @@ class Index:
 
     @property
     def all(self):
-        return (1 << self.n) - 1
+        return (1 << self.n) - 1 if self.real is None else self.real
+
+    @property
+    def size(self):
+        """The number of boards of the space."""
+        return self.all.bit_count()
 
 
 def kb_root(kb_dir=None):
@@ -227,18 +262,72 @@ def board_fact_keys(facts, seen, void):
 def _index_work(args):
     if "error" in A._W:
         raise A._W["error"]
-    start, boards = args
+    items = args
     import gc
     gc.collect()
     walk = _PlaceWalk()
     prev = None
-    i = start
-    for i, b in enumerate(boards, start):
-        lesson = (b.get("day"), b.get("jiang"), b.get("hour"), b.get("question"))
+    i = 0
+    for i, b in items:
+        lesson = _plate(b)
         walk.judge(i, b, incremental=(lesson == prev))
         prev = lesson
     walk.close(i + 1)
     return dict(walk.ranges), walk.franges
+
+
+def _plate(b):
+    """What a lesson's boards share (base and extra): consecutive boards of one plate are judged
+    one from the other."""
+    if SPACE is not None:
+        return SPACE.plate_key(b)
+    return b.get("day"), b.get("jiang"), b.get("hour"), b.get("question")
+
+
+def _bitmap(n, indices):
+    ba = bytearray((n + 7) // 8)
+    for i in indices:
+        ba[i >> 3] |= 1 << (i & 7)
+    return int.from_bytes(ba, "little")
+
+
+def space_layout(kb, days, options, question):
+    """The boards of the index in order, as (bit, cast() arguments), and its layout: the base
+    boards of each lesson, then an extra board per varied value of each dimension some rule reads
+    (rules/space.py), each lesson's block padded to whole bytes."""
+    if SPACE is None:
+        boards = A.board_space("all", "both", options, days, question)
+        return list(enumerate(boards)), {}
+    read = SPACE.reads(kb)
+    readers = SPACE.readers(kb, read)
+    dims = [d["id"] for d in SPACE.DIMENSIONS if readers.get(d["id"])]
+    pairs = SPACE.space_boards(days, "all", (False, True), options, dims)
+    per = len(pairs) // (days * 12)
+    P = (per + 7) // 8 * 8
+    out, extras, months, nights = [], [], {}, {}
+    slot_dims = [None] * BASE_PER_LESSON + [d for _, d in pairs[BASE_PER_LESSON:per]] + [""] * (P - per)
+    for lesson in range(days * 12):
+        d, off = divmod(lesson, 12)
+        ref = SPACE.base_board(d, off, 0, 0, options)
+        mine = []
+        for k, (b, dim) in enumerate(pairs[lesson * per:(lesson + 1) * per]):
+            if question:
+                b = dict(b, question=question)
+            i = lesson * P + k
+            out.append((i, b))
+            months.setdefault(b["month"], []).append(i)
+            nights.setdefault(bool(b.get("night")), []).append(i)
+            if k >= BASE_PER_LESSON:
+                mine.append(tuple(sorted([(key, v) for key, v in b.items() if key != "question" and ref.get(key) != v]
+                                         + [(key, None) for key in ref if key not in b])))
+        extras.append(tuple(mine))
+    n = days * 12 * P
+    layout = {"per_lesson": P, "slot_dims": tuple(slot_dims), "extras": tuple(extras), "dims": tuple(dims),
+              "reads": {r: tuple(sorted(ds)) for r, ds in read.items() if ds},
+              "real": _bitmap(n, (i for i, _ in out)),
+              "masks": {"month": {m: _bitmap(n, ix) for m, ix in months.items()},
+                        "daynight": {"夜" if k else "晝": _bitmap(n, ix) for k, ix in nights.items()}}}
+    return out, layout
 
 
 def build_index(kb_dir=None, options=None, question=None, days=60, progress=True, procs=None):
@@ -252,11 +341,12 @@ def build_index(kb_dir=None, options=None, question=None, days=60, progress=True
         if question not in kb.questions:
             raise InputError(f"--question {question!r}: not a question of this KB (liuren questions lists them)")
     t0 = time.time()
-    boards = A.board_space("all", "both", options, days, question)
+    boards, layout = space_layout(kb, days, options, question)
+    per = len(boards) // (days * 12)
     procs = procs or min(os.cpu_count() or 1, 2)
-    lessons_per_chunk = max(1, len(boards) // PER_LESSON // (procs * 30))
-    chunk = PER_LESSON * lessons_per_chunk
-    tasks = [(i, boards[i:i + chunk]) for i in range(0, len(boards), chunk)]
+    lessons_per_chunk = max(1, days * 12 // (procs * 30))
+    chunk = per * lessons_per_chunk
+    tasks = [boards[i:i + chunk] for i in range(0, len(boards), chunk)]
     bits, runs_of, facts = {}, {}, {}
     done = 0
     ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
@@ -283,6 +373,10 @@ def build_index(kb_dir=None, options=None, question=None, days=60, progress=True
                 sys.stderr.flush()
     if progress:
         sys.stderr.write("\n")
+    real = layout.get("real")
+    if real is not None:                # a run may span a lesson's padding: boards only
+        bits = {k: x & real for k, x in bits.items()}
+        facts = {k: x & real for k, x in facts.items()}
     places = {}
     for (entry, place), runs in sorted(runs_of.items()):
         places.setdefault(entry, []).append((place, tuple(sorted(runs))))
@@ -292,7 +386,7 @@ def build_index(kb_dir=None, options=None, question=None, days=60, progress=True
         for off in range(12):
             t = cast(day=d, jiang=BRANCHES[off], hour="子", **options).transmissions
             lessons.append((t.gate, t.subtype, tuple(t.branches)))
-    return Index(days, options, question, bits, places, lessons, entry_names(kb), time.time() - t0, facts)
+    return Index(days, options, question, bits, places, lessons, entry_names(kb), time.time() - t0, facts, layout)
 
 
 def entry_names(kb):

@@ -43,7 +43,7 @@ def iter_bits(x):
 def board_columns(ix):
     opts = tuple(sorted(ix.options))
     return ("board", "day", "jiang", "hour", "on", "month", "night", "year", "born", "sex", *opts, "question",
-            "chu", "zhong", "mo", "gate", "ke")
+            "chu", "zhong", "mo", "gate", "ke", "dim", "benming", "xingnian", "lunar", "term_day")
 
 
 def board_rows(ix, sel):
@@ -52,8 +52,9 @@ def board_rows(ix, sel):
         b = ix.board(i)
         gate, ke, chuan = ix.lesson_of(i)
         yield (i, b["day"], b["jiang"], b["hour"], f"{b['jiang']}加{b['hour']}", b["month"], int(b["night"]),
-               b["year"], b["born"], b["sex"], *(str(ix.options[k]) for k in opts), ix.question or "",
-               *chuan, gate, ke or "")
+               b["year"], b.get("born"), b["sex"], *(str(ix.options[k]) for k in opts), ix.question or "",
+               *chuan, gate, ke or "", F.DIM_WORDS.get(ix.dim_of(i), ix.dim_of(i)), b.get("benming", ""),
+               b.get("xingnian", ""), b.get("lunar", ""), b.get("term_day", ""))
 
 
 def firing_rows(ix, sel, lang="zh"):
@@ -68,14 +69,14 @@ def firing_rows(ix, sel, lang="zh"):
             yield (i, e, name, kind, "；".join(ix.places_of(e, i)) if has_places else "")
 
 
-def selection(ix, expr=None, month=None, day=None, gate=None, daynight=None):
-    sel = F.filter_mask(ix, month, day, gate, daynight)
+def selection(ix, expr=None, month=None, day=None, gate=None, daynight=None, dim=None):
+    sel = F.filter_mask(ix, month, day, gate, daynight, dim)
     if expr:
         sel &= F.evaluate(ix, F.parse(expr))
     return sel
 
 
-def export(ix, path, expr=None, lang="zh", month=None, day=None, gate=None, daynight=None):
+def export(ix, path, expr=None, lang="zh", month=None, day=None, gate=None, daynight=None, dim=None):
     """Write the export; {"boards", "rows", "files"}.  A bad file name is an InputError."""
     path = pathlib.Path(path)
     suffix = path.suffix.lower()
@@ -89,7 +90,7 @@ def export(ix, path, expr=None, lang="zh", month=None, day=None, gate=None, dayn
         except ImportError:
             raise InputError("--export FILE.parquet needs DuckDB: pip install 'liuren[parquet]' "
                              "(or export .csv or .sqlite, which need nothing more)") from None
-    sel = selection(ix, expr, month, day, gate, daynight)
+    sel = selection(ix, expr, month, day, gate, daynight, dim)
     bcols = board_columns(ix)
     if suffix == ".sqlite":
         return _sqlite(ix, path, sel, bcols, lang)

@@ -19,7 +19,7 @@ from liuren.errors import InputError
 from liuren.explain import index as X
 
 GATES = ("賊克", "比用", "涉害", "遙克", "昴星", "別責", "八專", "伏吟", "返吟")
-COUNT_BY = ("month", "gate", "day", "lesson", "daynight")
+COUNT_BY = ("month", "gate", "day", "lesson", "daynight", "dim")
 DAYNIGHT = {"day": False, "晝": False, "night": True, "夜": True}
 DN_WORD = {False: "晝", True: "夜"}
 OPS = {"and", "or", "not"}
@@ -121,7 +121,7 @@ _POS_ALIAS = {"初伝": "初傳", "中伝": "中傳", "末伝": "末傳", "月�
 GENERALS = ("貴人", "螣蛇", "朱雀", "六合", "勾陳", "青龍", "天空", "白虎", "太常", "玄武", "太陰", "天后")
 _GEN_ALIAS = {"青竜": "青龍", "勾陳": "勾陳", "騰蛇": "螣蛇", "天後": "天后", **{k: v for k, v in zip("貴蛇雀合勾龍空虎常玄陰后", GENERALS)}}
 _KEYS = {"gate": "門", "門": "門", "發用": "門", "lesson": "體", "課": "體", "體": "體", "month": "month", "月": "month",
-         "day": "day", "日": "day", "daynight": "daynight", "晝夜": "daynight", "昼夜": "daynight"}
+         "day": "day", "日": "day", "daynight": "daynight", "晝夜": "daynight", "昼夜": "daynight", "dim": "dim"}
 GRAMMAR = """\
 EXPR joins terms with and, or, not and parentheses (not binds tightest, then and, then or):
   RULE      a rule's name, alias, Japanese label or id        斬首   元首課   ge-zhanshou
@@ -215,8 +215,10 @@ def fact_key(text):
             if b not in DAYNIGHT and b not in ("昼",):
                 raise FindError(f"find: {text!r}: {b!r} is not day or night (晝 or 夜)")
             b = DN_WORD[DAYNIGHT.get(b, False)]
-        elif k == "體":
-            b = b if b.endswith("課") or not b else b
+        elif k == "dim":
+            if dim_word(b) is None:
+                raise FindError(f"find: {text!r}: {b!r} is not base or a dimension (hour, year, person, lunar, term)")
+            b = dim_word(b)
         return (k, b)
     a, b = (x.strip() for x in t.split("@"))
     if not a or not b:
@@ -365,7 +367,7 @@ def evaluate(ix, tree, terms=None):
 def fact_bits(ix, key, text=None):
     """The boards where a fact holds (0 where it never does); a 神煞 the index has never seen
     anywhere is an unknown name."""
-    if key[0] in ("month", "day", "daynight"):
+    if key[0] in ("month", "day", "daynight", "dim"):
         m = masks(ix)[key[0]]
         if key[1] not in m:
             raise FindError(f"find: {text or key!r}: not in this index (its first {ix.days} days)")
@@ -399,29 +401,46 @@ def _known(ix, kind):
 
 
 # --------------------------------------------------------------------------- masks (filters, facets)
-def _mask_of(n, test):
-    return int("".join("1" if test(i) else "0" for i in range(n - 1, -1, -1)) or "0", 2)
+DIM_WORDS = {None: "base", "hour": "占時", "year": "太歲", "person": "本命・行年", "lunar": "農曆", "term": "節日"}
 
 
 def masks(ix):
-    """Masks of the space, worked out once per index: by month, 晝夜, day, lesson, gate."""
+    """Masks of the space, worked out once per index: by month, 晝夜, day, lesson, gate, 課, and
+    the dimension a board varies (base boards, or extra boards of 占時, 太歲 …)."""
     m = getattr(ix, "_masks", None)
     if m is not None:
         return m
-    P = X.PER_LESSON
-    m = {"month": {X.MONTHS[k]: _mask_of(ix.n, lambda i, k=k: i % 12 == k) for k in range(12)},
-         "daynight": {DN_WORD[v]: _mask_of(ix.n, lambda i, v=v: (i % P >= 12) == v) for v in (False, True)},
-         "day": {JIAZI[d]: ((1 << (12 * P)) - 1) << (12 * P * d) for d in range(ix.days)},
-         "lesson": {f"{JIAZI[l // 12]} {BRANCHES[l % 12]}加子": ((1 << P) - 1) << (P * l) for l in range(ix.days * 12)}}
-    gates = {}
+    P, L = ix.per_lesson, ix.days * 12
+    base = (1 << X.BASE_PER_LESSON) - 1
+    block = (1 << P) - 1
+
+    def every_lesson(slot_bits):
+        x = 0
+        for l in range(L):
+            x |= slot_bits << (P * l)
+        return x
+    if ix.layout_masks:
+        month = {k: ix.layout_masks["month"].get(k, 0) for k in X.MONTHS}
+        dn = {k: ix.layout_masks["daynight"].get(k, 0) for k in ("晝", "夜")}
+    else:
+        month = {X.MONTHS[k]: every_lesson((1 << k) | (1 << (12 + k))) for k in range(12)}
+        dn = {"晝": every_lesson((1 << 12) - 1), "夜": every_lesson(((1 << 12) - 1) << 12)}
+    m = {"month": month, "daynight": dn,
+         "day": {JIAZI[d]: ((1 << (12 * P)) - 1) << (12 * P * d) & ix.all for d in range(ix.days)},
+         "lesson": {f"{JIAZI[l // 12]} {BRANCHES[l % 12]}加子": block << (P * l) & ix.all for l in range(L)}}
+    dims = {}
+    for k, d in enumerate(ix.slot_dims):
+        if d != "":
+            dims[d] = dims.get(d, 0) | (1 << k)
+    m["dim"] = {DIM_WORDS.get(d, d): every_lesson(v) & ix.all for d, v in dims.items()}
+    gates, subtypes = {}, {}
     for l, (gate, subtype, _) in enumerate(ix.lessons):
-        gates[gate] = gates.get(gate, 0) | (((1 << P) - 1) << (P * l))
-    m["gate"] = {g: gates[g] for g in GATES if g in gates}
-    subtypes = {}
-    for l, (gate, subtype, _) in enumerate(ix.lessons):
+        gates[gate] = gates.get(gate, 0) | (block << (P * l))
         if subtype:
-            subtypes[subtype] = subtypes.get(subtype, 0) | (((1 << P) - 1) << (P * l))
-    m["subtype"] = subtypes
+            subtypes[subtype] = subtypes.get(subtype, 0) | (block << (P * l))
+    m["gate"] = {g: gates[g] & ix.all for g in GATES if g in gates}
+    m["subtype"] = {k: v & ix.all for k, v in subtypes.items()}
+    del base
     ix._masks = m
     return m
 
@@ -430,10 +449,26 @@ def _split(v):
     return [x.strip() for x in str(v).replace("，", ",").replace("、", ",").split(",") if x.strip()]
 
 
-def filter_mask(ix, month=None, day=None, gate=None, daynight=None):
+def dim_word(v):
+    """A dimension as typed (base, hour, 占時 …) → its word in the masks, or None."""
+    alias = {"base": "base", "基": "base", "hour": "占時", "year": "太歲", "person": "本命・行年", "本命": "本命・行年",
+             "行年": "本命・行年", "lunar": "農曆", "term": "節日"}
+    v = alias.get(v, v)
+    return v if v in DIM_WORDS.values() else None
+
+
+def filter_mask(ix, month=None, day=None, gate=None, daynight=None, dim=None):
     """The boards the filters leave (each a value or a comma list); a bad value is a FindError."""
     M = masks(ix)
     x = ix.all
+    if dim:
+        y = 0
+        for v in _split(dim):
+            w = dim_word(v)
+            if w is None:
+                raise FindError(f"--dim {v!r}: base, or a dimension the space varies (hour, year, person, lunar, term)")
+            y |= M["dim"].get(w, 0)
+        x &= y
     if month:
         y = 0
         for v in _split(month):
@@ -468,11 +503,12 @@ def filter_mask(ix, month=None, day=None, gate=None, daynight=None):
     return x
 
 
-def bits_of(x, start=0, limit=None, each_lesson=False):
+def bits_of(x, start=0, limit=None, each_lesson=False, ix=None):
     """The set bits of x in order, from the start-th one on, at most limit of them; each_lesson:
     only the first board of each lesson (the others of its lesson are skipped)."""
     out, k = [], 0
-    lesson = (1 << X.PER_LESSON) - 1
+    P = X.PER_LESSON if ix is None else ix.per_lesson
+    lesson = (1 << P) - 1
     while x and (limit is None or len(out) < limit):
         low = x & -x
         i = low.bit_length() - 1
@@ -480,19 +516,20 @@ def bits_of(x, start=0, limit=None, each_lesson=False):
             out.append(i)
         k += 1
         if each_lesson:
-            x &= ~(lesson << (i - i % X.PER_LESSON))
+            x &= ~(lesson << (i - i % P))
         else:
             x ^= low
     return out
 
 
-def count_lessons(x):
+def count_lessons(x, ix=None):
     """How many lessons hold at least one of the boards of x."""
-    n, lesson = 0, (1 << X.PER_LESSON) - 1
+    P = X.PER_LESSON if ix is None else ix.per_lesson
+    n, lesson = 0, (1 << P) - 1
     while x:
         i = (x & -x).bit_length() - 1
         n += 1
-        x &= ~(lesson << (i - i % X.PER_LESSON))
+        x &= ~(lesson << (i - i % P))
     return n
 
 
@@ -577,10 +614,10 @@ def crosstab(ix, x, a, b):
             "total": x.bit_count()}
 
 
-def ordered(x, start=0, limit=None):
+def ordered(x, start=0, limit=None, ix=None):
     """The boards of x with distinct lessons first: the first board of each lesson (in the order
     of the space), then the second of each, and so on — a page shows as many lessons as it can."""
-    P = X.PER_LESSON
+    P = X.PER_LESSON if ix is None else ix.per_lesson
     nbytes = (x.bit_length() + 7) // 8
     raw = x.to_bytes(nbytes + 3, "little")
     per = P // 8
@@ -656,18 +693,43 @@ def board_record(ix, i, terms=(), lang="zh", kb_arg=None, tail=None, memo=None):
     return rec
 
 
+DIM_VARIES = {"hour": "占時 over the 11 other branches, the plate kept (月將 moves with it)",
+              "year": "the year over 2027–2037 (太歲 未 … 巳)",
+              "person": "本命 and 行年 given apart from the lesson",
+              "lunar": "a lunar date", "term": "a day that holds a 節氣"}
+
+
 def space(ix):
-    """What the space varies and what it fixes: printed with every count (text, JSON, page)."""
-    return {"boards": ix.n,
+    """What the space varies and what it fixes: printed with every count (text, JSON, page).
+    Base boards fix 占時, the year, 本命/行年 and the lunar date; the extra boards of a widened
+    index vary each of them, one at a time, for the rules that read it."""
+    base = ix.days * 12 * X.BASE_PER_LESSON
+    fixed = {"占時": "子", "year": "2026 丙午", "本命": "cycles with the lesson (born 1960–2019)",
+             "行年": "from 本命 and the year", "sex": "alternates with the 月將", "lunar": "not given",
+             **{k: str(v) for k, v in sorted(ix.options.items())},
+             **({"question": ix.question} if ix.question else {})}
+    extra = {}
+    for d in ix.dims:
+        extra[DIM_WORDS.get(d, d)] = {"boards": masks(ix)["dim"].get(DIM_WORDS.get(d, d), 0).bit_count(),
+                                     "varies": DIM_VARIES.get(d, d)}
+    return {"boards": ix.size, "base_boards": base,
             "varies": {"day": ix.days, "月將": 12, "month": 12, "晝夜": 2},
-            "fixed": {"占時": "子", "year": "2026 丙午", "本命": "cycles with the lesson (born 1960–2019)",
-                      "行年": "from 本命 and the year", "sex": "alternates with the 月將", "lunar": "not given",
-                      **{k: str(v) for k, v in sorted(ix.options.items())},
-                      **({"question": ix.question} if ix.question else {})}}
+            "fixed": fixed, "extra": extra}
+
+
+def notes(ix, ids):
+    """The rules of a query whose counts depend on what the base boards fix: {id: [dimension
+    words]} (from rules/space.py's reads: what the rule reads, directly or through what it reads)."""
+    out = {}
+    for i in ids:
+        ds = [DIM_WORDS.get(d, d) for d in ix.reads.get(i, ()) if d != "question"]
+        if ds:
+            out[i] = ds
+    return out
 
 
 def space_line(ix):
-    """The space in one line, for the CLI: what varies, what is fixed."""
+    """The space in one line, for the CLI: what varies, what the base boards fix, the extra boards."""
     sp = space(ix)
     v, f = sp["varies"], dict(sp["fixed"])
     fixed = [f"占時 {f.pop('占時')}", f"year {f.pop('year')}", "本命 cycling with the lesson (born 1960–2019) and its 行年",
@@ -675,38 +737,49 @@ def space_line(ix):
     for k in ("本命", "行年", "sex", "lunar"):
         f.pop(k)
     fixed += [f"{k} {w}" for k, w in f.items()]
-    return (f"{sp['boards']} boards: {v['day']} day{'s' if v['day'] != 1 else ''} × 12 月將 × 12 months × 晝夜; "
+    line = (f"{sp['base_boards']} base boards: {v['day']} day{'s' if v['day'] != 1 else ''} × 12 月將 × 12 months × 晝夜; "
             f"fixed: {', '.join(fixed)}")
+    if sp["extra"]:
+        line += ("; and " + ", ".join(f"{e['boards']} boards varying {k}" for k, e in sp["extra"].items())
+                 + " (--count-by dim)")
+    return line
+
+
+def notes_lines(ix, rep_notes, lang="zh"):
+    return [f"note: {display_name(ix, i, lang)} reads {'、'.join(ds)}, which the base boards fix: its count depends "
+            "on that choice (--count-by dim: the boards that vary it)" for i, ds in rep_notes.items()]
 
 
 ORDERS = ("lessons", "space")
 
 
 def find(ix, expr, month=None, day=None, gate=None, daynight=None, limit=20, offset=0, count_by_key=None,
-         facets=False, lang="zh", kb_arg=None, each_lesson=False, order="lessons"):
+         facets=False, lang="zh", kb_arg=None, each_lesson=False, order="lessons", dim=None):
     """Answer an expression: {"query", "count", "of", "space", "terms", "boards", ["counts"|"table"], ["facets"]}.
     order "lessons" (default): distinct lessons first (ordered); "space": the space's order.
     each_lesson: the boards listed are one of each lesson (the first of its months and 晝夜)."""
     limit = _bounded("--limit", limit, 0, MAX_LIMIT)
-    offset = _bounded("--offset", offset, 0, ix.n)
+    offset = _bounded("--offset", offset, 0, ix.size)
     if order not in ORDERS:
         raise FindError(f"--order {order!r}: lessons (distinct lessons first) or space (the space's order)")
     by = parse_by(count_by_key) if count_by_key else None
     tree = parse(expr)
     terms = {}
     x = evaluate(ix, tree, terms)
-    mask = filter_mask(ix, month, day, gate, daynight)
+    mask = filter_mask(ix, month, day, gate, daynight, dim)
     x &= mask
     pos = [n for n in dict.fromkeys(names_in(tree)) if n in terms]
     out = {"query": expr, "title": title(ix, expr, lang), "count": x.bit_count(), "of": mask.bit_count(),
            "space": space(ix),
-           "filters": {k: v for k, v in (("month", month), ("day", day), ("gate", gate), ("daynight", daynight)) if v},
+           "filters": {k: v for k, v in (("month", month), ("day", day), ("gate", gate), ("daynight", daynight),
+                                         ("dim", dim)) if v},
            "terms": {n: [{"id": i, "name": display_name(ix, i, lang)} for i in ids] for n, ids in terms.items()},
            "facts": [text for _, _, text in dict.fromkeys(facts_in(tree, positive=False))]}
+    out["notes"] = notes(ix, [i for ids in terms.values() for i in ids])
     if each_lesson:
-        picks = bits_of(x, offset, limit, True)
+        picks = bits_of(x, offset, limit, True, ix)
     elif order == "lessons":
-        picks = ordered(x, offset, limit)
+        picks = ordered(x, offset, limit, ix)
     else:
         picks = bits_of(x, offset, limit)
     labelled = [(_label(ix, n, lang), terms[n]) for n in pos]
@@ -714,13 +787,13 @@ def find(ix, expr, month=None, day=None, gate=None, daynight=None, limit=20, off
     memo = {}
     out["boards"] = [board_record(ix, i, labelled, lang, kb_arg, kb_cmd, memo) for i in picks]
     if each_lesson:
-        out["lessons"] = count_lessons(x)
+        out["lessons"] = count_lessons(x, ix)
     if by and len(by) == 1:
         out["counts"] = count_by(ix, x, by[0])
     elif by:
         out["table"] = crosstab(ix, x, *by)
     if facets:
-        out["facets"] = {k: count_by(ix, x, k) for k in ("gate", "month", "daynight")}
+        out["facets"] = {k: count_by(ix, x, k) for k in ("gate", "month", "daynight") + (("dim",) if ix.dims else ())}
     return out
 
 
@@ -754,18 +827,18 @@ SORTS = ("lift", "count")
 
 
 def cooccur(ix, name, limit=20, month=None, day=None, gate=None, daynight=None, lang="zh", sort="lift",
-            min_count=1):
+            min_count=1, dim=None):
     """The entries that fire on the boards where `name` (an expression) holds: count, the share
     of those boards, and lift (how much more often than over the filtered space).  sort "lift"
     (default: what is specific to it; ties by count) or "count" (what fires most with it);
     min_count: leave out entries on fewer of its boards (a lift of 1 or 2 boards says little)."""
     limit = _bounded("--limit", limit, 1, MAX_LIMIT)
-    min_count = _bounded("--min-count", min_count, 1, ix.n)
+    min_count = _bounded("--min-count", min_count, 1, ix.size)
     if sort not in SORTS:
         raise FindError(f"--sort {sort!r}: lift or count")
     tree = parse(name)
     terms = {}
-    mask = filter_mask(ix, month, day, gate, daynight)
+    mask = filter_mask(ix, month, day, gate, daynight, dim)
     base = evaluate(ix, tree, terms) & mask
     nb, n = base.bit_count(), mask.bit_count()
     own = {i for ids in terms.values() for i in ids}
@@ -799,28 +872,29 @@ def diff(old, new, lang="zh", limit=None, new_kb=None):
         status = ("new" if i not in old.names else "removed" if i not in new.names else "changed")
         if gained or lost or status != "changed":
             ix = new if i in new.names else old
-            ex_g = bits_of(b & ~a, 0, 1)
-            ex_l = bits_of(a & ~b, 0, 1)
+            ex_g = bits_of(b & ~a, 0, 1, ix=new)
+            ex_l = bits_of(a & ~b, 0, 1, ix=old)
             rows.append({"id": i, "name": display_name(ix, i, lang), "status": status, "before": a.bit_count(),
                          "after": b.bit_count(), "gained": gained, "lost": lost,
                          "gained_example": board_record(new, ex_g[0], kb_arg=new_kb)["command"] if ex_g else None,
                          "lost_example": board_record(old, ex_l[0])["command"] if ex_l else None})
     rows.sort(key=lambda r: (-(r["gained"] + r["lost"]), r["id"]))
-    return {"boards": new.n, "changed": len(rows), "entries": rows[:limit] if limit else rows}
+    return {"boards": new.size, "changed": len(rows), "entries": rows[:limit] if limit else rows}
 
 
 def where_it_fires(ix, entry_id, examples=10, lang="zh"):
     """A rule page's block: the count over the space, the count by gate, ten example boards."""
     x = ix.bits.get(entry_id, 0)
+    P = ix.per_lesson
     picks = bits_of(x, 0, None) if x.bit_count() <= examples else None
     if picks is None:
         # spread over the space: the first board of evenly spaced lessons where it fires
-        lessons = [l for l in range(ix.days * 12) if x >> (l * X.PER_LESSON) & ((1 << X.PER_LESSON) - 1)]
+        lessons = [l for l in range(ix.days * 12) if x >> (l * P) & ((1 << P) - 1)]
         step = max(1, len(lessons) // examples)
         picks = []
         for l in lessons[::step][:examples]:
-            picks += bits_of(x >> (l * X.PER_LESSON) << (l * X.PER_LESSON), 0, 1)
-    return {"id": entry_id, "count": x.bit_count(), "of": ix.n, "by_gate": count_by(ix, x, "gate"),
+            picks += bits_of(x >> (l * P) << (l * P), 0, 1)
+    return {"id": entry_id, "count": x.bit_count(), "of": ix.size, "by_gate": count_by(ix, x, "gate"),
             "boards": [board_record(ix, i, [(display_name(ix, entry_id, lang), [entry_id])], lang) for i in picks]}
 
 
@@ -890,7 +964,7 @@ def normalize_question(kb_dir, question):
 
 
 # --------------------------------------------------------------------------- the web's /find and /api/find
-FIND_KEYS = ("q", "month", "day", "gate", "daynight", "limit", "offset", "count_by", "cooccur", "each_lesson",
+FIND_KEYS = ("q", "month", "day", "gate", "daynight", "dim", "limit", "offset", "count_by", "cooccur", "each_lesson",
              "sort", "order", "min_count", "guiren", "shehai", "question", "lang")
 EXAMPLES = ("斬首 and 元首課", "三光課 and 魁度天門", "返吟 and not 涉害課", "初傳=亥 and 鬼@初傳", "貴人@卯 and not gate=涉害",
             "初傳 空 and (返吟 or 伏吟)")
@@ -915,7 +989,7 @@ def api_find(finder, p, lang="zh"):
     if p.get("count_by"):
         parse_by(p["count_by"])
     ix = finder.index(opts, question, build=False)
-    filters = {k: p.get(k) for k in ("month", "day", "gate", "daynight")}
+    filters = {k: p.get(k) for k in ("month", "day", "gate", "daynight", "dim")}
     if "cooccur" in p:
         return cooccur(ix, p["cooccur"], p.get("limit", 20), lang=lang, sort=p.get("sort", "lift"),
                        min_count=p.get("min_count", 1), **filters)
@@ -951,8 +1025,8 @@ def page_find(finder, p, lang="zh"):
     parse(p["q"])
     by = parse_by(p["count_by"]) if p.get("count_by") else None
     ix = finder.index(opts, question, build=False)
-    ctx["space"], ctx["days"] = ix.n, ix.days
-    filters = {k: p.get(k) for k in ("month", "day", "gate", "daynight")}
+    ctx["space"], ctx["days"] = ix.size, ix.days
+    filters = {k: p.get(k) for k in ("month", "day", "gate", "daynight", "dim")}
     limit = _bounded("limit", p.get("limit", PAGE), 1, MAX_LIMIT)
     items = [(k, v) for k, v in p.items() if k != "offset"]
 

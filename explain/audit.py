@@ -15,6 +15,7 @@ finding from the boards that produced it to the line that prints it.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import json
 import multiprocessing as mp
 import os
@@ -26,31 +27,54 @@ from liuren.errors import InputError
 from liuren.rules.kbload import JUDGMENT_KINDS
 from liuren.casting.symbols import BRANCHES, JIAZI
 
-MONTHS = ["丙寅", "丁卯", "戊辰", "己巳", "庚午", "辛未", "壬申", "癸酉", "甲戌", "乙亥", "丙子", "丁丑"]
+from liuren.rules import space as SPACE
+from liuren.rules.space import MONTHS
+
 OPPOSITE = {("吉", "凶"), ("凶", "吉")}
+SEVERITIES = ("error", "warning", "note")
 
 
 # --------------------------------------------------------------------------- the space
 def board_space(months="all", daynight="both", options=None, days=60, question=None):
+    """The base boards of the space (rules/space.py): 720 lessons × months × 晝/夜, in the find
+    index's order."""
     if not isinstance(days, int) or not 1 <= days <= 60:
         raise InputError(f"--days {days!r}: between 1 and 60")
     ms = MONTHS if months == "all" else _months(months)
-    dn = {"both": (False, True), "day": (False,), "night": (True,)}.get(daynight)
-    if dn is None:
-        raise InputError(f"--daynight {daynight!r}: use both, day or night")
+    dn = _daynight(daynight)
     out = []
     # a lesson's boards come together, months innermost: consecutive boards then differ in the
     # month alone, which the incremental judging of a worker makes cheap
-    for i, day in enumerate(JIAZI[:days]):
+    for i in range(days):
         for off in range(12):
             for night in dn:
                 for m in ms:
-                    b = dict(options or {}, day=day, jiang=BRANCHES[off], hour="子", month=m,
-                             night=night, year=2026, born=1960 + (i + off) % 60, sex="m" if off % 2 else "f")
+                    b = SPACE.base_board(i, off, night, MONTHS.index(m), options)
                     if question:
                         b["question"] = question
                     out.append(b)
     return out
+
+
+def _daynight(daynight):
+    dn = {"both": (False, True), "day": (False,), "night": (True,)}.get(daynight)
+    if dn is None:
+        raise InputError(f"--daynight {daynight!r}: use both, day or night")
+    return dn
+
+
+def wide_space(months="all", daynight="both", options=None, days=60, question=None, dims=None):
+    """The widened space (rules/space.py): each lesson's base boards, then its extra boards for
+    the dimensions `dims` (those some rule reads).  (boards, the dimension of each board)."""
+    if not isinstance(days, int) or not 1 <= days <= 60:
+        raise InputError(f"--days {days!r}: between 1 and 60")
+    ms = "all" if months == "all" else [MONTHS.index(m) for m in _months(months)]
+    pairs = SPACE.space_boards(days, ms, _daynight(daynight), options, dims)
+    boards = [b for b, _ in pairs]
+    if question:
+        for b in boards:
+            b["question"] = question
+    return boards, [d for _, d in pairs]
 
 
 def _months(spec):
@@ -92,13 +116,33 @@ def _question_engine(question):
     return engine_for(_W["kb_dir"], dict(_W["variants"]), question)
 
 
-def _board_engine(board, incremental):
+def _net_engine(net):
+    """The engine of a network spec: None (the worker's whole network) or (question, rule ids):
+    a network holding only those rules (the rules a question's rules rest on, or the rules
+    `--rules` audits), compiled once per worker and kept while its tasks come."""
+    if net is None:
+        return None
+    if _W.get("net_key") != net:
+        from liuren.rules.compile import build
+        from liuren.rules.kbload import load_kb
+        kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
+        question, rules = net
+        eng = build(kb, dict(_W["variants"]) or None, question=question, only=set(rules))
+        eng.kb = kb
+        _W["net_key"], _W["net_eng"] = net, eng
+    return _W["net_eng"]
+
+
+def _board_engine(board, incremental, net=None):
     """(casting arguments, question, engine, incremental) for a board of the space: the
-    worker's engine, or the one of the board's question; a run can only go on incrementally
-    on the engine that judged the previous board."""
+    worker's engine, the one of the board's question, or the network `net`; a run can only go
+    on incrementally on the engine that judged the previous board."""
     kw = dict(board)
     question = kw.pop("question", None)
-    eng = _W["eng"] if question is None else _question_engine(question)
+    if net is not None:
+        eng = _net_engine(net)
+    else:
+        eng = _W["eng"] if question is None else _question_engine(question)
     if eng is not _W.get("last_engine"):
         incremental = False
     _W["last_engine"] = eng
@@ -165,7 +209,7 @@ class _Walk:
             for e in {f.report, f.rule}:
                 self.count[e] += sign
                 self.changed.add(e)
-            if f.kind != "起例" and f.about and f.valence in ("吉", "凶"):
+            if f.kind != "起例" and f.valence in ("吉", "凶"):
                 if sign > 0:
                     self.polar[id(f)] = f
                 else:
@@ -174,11 +218,11 @@ class _Walk:
             if d["t"] == "不實":
                 self.defeats[d.get("規")] += sign
 
-    def judge(self, i, board, incremental):
+    def judge(self, i, board, incremental, net=None):
         from liuren.casting.cast import cast
         from liuren.rules.facts import board_facts
         from liuren.rules.judging import Recorder
-        kw, question, eng, incremental = _board_engine(board, incremental)
+        kw, question, eng, incremental = _board_engine(board, incremental, net)
         if not incremental:             # the engine starts afresh: every firing is gone
             self.changed.update(e for e, n in self.count.items() if n)
             self.count.clear()
@@ -207,39 +251,43 @@ class _Walk:
         self.open.clear()
 
     def subjects(self):
-        """The 吉/凶 judgments in force, by subject: judgments of one kind about the same branches
-        (a 格 on the same 三傳, a 神煞 on the same branch); defeated ones are not taken as real
-        and do not conflict."""
+        """The 吉/凶 judgments in force, by subject, whatever their kind (a 課體, a 畢法, a 格 and a
+        神煞 about the same branches meet): the branches a judgment is about, or "" for one with
+        no branch of its own, which is about the board as a whole and meets the others like it.
+        Defeated ones are not taken as real and do not conflict."""
         by_subject = defaultdict(set)
         for f in self.polar.values():
             if self.defeats[f.report] <= 0:
-                by_subject[(f.kind, "".join(sorted(set(f.about))))].add((f.report, f.valence))
+                by_subject["".join(sorted(set(f.about or ())))].add((f.report, f.valence))
         return by_subject
 
 
 def _work(args):
     if "error" in _W:
         raise _W["error"]
-    start, boards = args
+    start, boards, net = args
     import gc
-    gc.collect()
+    _W["since_gc"] = _W.get("since_gc", 0) + len(boards)
+    if _W["since_gc"] > 1500:           # a collection of a worker's heap takes ~0.5 s: not per small task
+        gc.collect()
+        _W["since_gc"] = 0
     walk = _Walk()
     pairs = defaultdict(lambda: [0, None])
     prev = None
     i = start
     for i, b in enumerate(boards, start):
-        lesson = (b.get("day"), b.get("jiang"), b.get("hour"), b.get("question"))
-        walk.judge(i, b, incremental=(lesson == prev))
+        lesson = SPACE.plate_key(b)
+        walk.judge(i, b, incremental=(lesson == prev), net=net)
         prev = lesson
-        for (kind, x), items in walk.subjects().items():
+        for x, items in walk.subjects().items():
             if len(items) < 2:
                 continue
-            items = sorted(items)
-            for a in range(len(items)):
-                for c in range(a + 1, len(items)):
-                    (ra, va), (rc, vc) = items[a], items[c]
-                    if ra != rc and (va, vc) in OPPOSITE:
-                        p = pairs[(ra, rc)]
+            good = sorted(r for r, v in items if v == "吉")
+            bad = sorted(r for r, v in items if v == "凶")
+            for ra in good:
+                for rc in bad:
+                    if ra != rc:
+                        p = pairs[(ra, rc) if ra < rc else (rc, ra)]
                         p[0] += 1
                         if p[1] is None:
                             p[1] = (i, x)
@@ -247,17 +295,40 @@ def _work(args):
     return dict(walk.ranges), {k: tuple(v) for k, v in pairs.items()}
 
 
-def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit"):
+def _tasks(boards, procs, start=0, net=None):
+    """Chunks of whole lessons (boards with one plate_key, listed together), so that a worker
+    judges a lesson's boards one after another, incrementally."""
+    groups, cur, key = [], [], object()
+    for b in boards:
+        k = SPACE.plate_key(b)
+        if k != key and cur:
+            groups.append(cur)
+            cur = []
+        key = k
+        cur.append(b)
+    if cur:
+        groups.append(cur)
+    per = max(1, len(groups) // (procs * 30))
+    tasks, i = [], start
+    for g in range(0, len(groups), per):
+        chunk = [b for grp in groups[g:g + per] for b in grp]
+        tasks.append((i, chunk, net))
+        i += len(chunk)
+    return tasks
+
+
+def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit", nets=None):
+    """Judge the boards on the workers: (fired_at {entry: sorted board indices}, co-firing pairs
+    {(a, b): (boards, (first board, subject))}).  `nets`: [(first board, after last, net)] — the
+    boards of a range judged by the network `net` (see _net_engine) instead of the whole one."""
     procs = procs or min(os.cpu_count() or 1, 2) if os.cpu_count() else 1
-    # chunks of whole lessons (the space lists a lesson's boards together), so that a worker
-    # judges a lesson's boards one after another, incrementally
-    per_lesson = 1
-    while per_lesson < len(boards) and all(boards[per_lesson].get(k) == boards[0].get(k)
-                                            for k in ("day", "jiang", "hour")):
-        per_lesson += 1
-    lessons_per_chunk = max(1, len(boards) // per_lesson // (procs * 30))
-    chunk = per_lesson * lessons_per_chunk
-    tasks = [(i, boards[i:i + chunk]) for i in range(0, len(boards), chunk)]
+    tasks = []
+    ranges = nets or [(0, len(boards), None)]
+    for a, b, net in ranges:
+        if net is not None and net[0] is not None and b - a <= 2000:
+            tasks.append((a, boards[a:b], net))       # a question's boards: one network, one worker
+        else:
+            tasks += _tasks(boards[a:b], procs, a, net)
     fired_at, pairs = defaultdict(list), {}
     t0 = time.time()
     done = 0
@@ -271,10 +342,10 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
             merge_pairs(pairs, p)
             done += 1
             if progress:
-                n = min(done * chunk, len(boards))
-                bar = "#" * int(30 * n / len(boards))
+                n = sum(len(t[1]) for t in tasks[:done])
+                bar = "#" * int(30 * n / max(1, len(boards)))
                 el = time.time() - t0
-                sys.stderr.write(f"\r{label}: [{bar:<30}] {n}/{len(boards)} boards {el:5.0f}s")
+                sys.stderr.write(f"\r{label}: [{bar:<30}] {done}/{len(tasks)} chunks of {len(boards)} boards {el:5.0f}s")
                 sys.stderr.flush()
     if progress:
         sys.stderr.write("\n")
@@ -296,10 +367,21 @@ def merge_pairs(pairs, more):
 
 # --------------------------------------------------------------------------- analysis
 def _declared(kb, a, b):
-    """Does the KB declare that a and b may co-fire with opposite readings?  On either rule
-    (conflicts / defeats / defeated_by, or its table's conflicts), or as a row of the table
-    declared-conflicts (globs on both sides, with the reason and its source)."""
+    """Does the KB declare that a and b may co-fire with opposite readings?  (see covers)"""
+    return bool(covers(kb, a, b))
+
+
+def _is_glob(p):
+    return any(c in str(p) for c in "*?[")
+
+
+def covers(kb, a, b):
+    """Every declaration that covers the pair (a, b): a row of the table declared-conflicts (globs
+    on both sides, with the reason and its source), or a rule's own conflicts / defeats /
+    defeated_by (or its table's conflicts).  Each as {how, id, file, line, wildcard}; wildcard
+    when a side of it is a glob rather than the entry's own id."""
     ents = kb.entries
+    out = []
     t = kb.tables.get("declared-conflicts")
     if t is not None:
         for row in t.rows:
@@ -307,68 +389,216 @@ def _declared(kb, a, b):
                 x, y = cell["甲"], cell["乙"]
                 if (fnmatch.fnmatchcase(a, x) and fnmatch.fnmatchcase(b, y)) or \
                         (fnmatch.fnmatchcase(b, x) and fnmatch.fnmatchcase(a, y)):
-                    return True
+                    out.append({"how": "row", "id": row.id or row.name, "file": _rel(kb, row.file),
+                                "line": row.line, "wildcard": _is_glob(x) or _is_glob(y)})
+                    break
 
-    def decl(x):
+    for x, y in ((a, b), (b, a)):
         e = ents.get(x)
         if e is None:
-            return []
-        out = list(e.meta.get("conflicts") or []) + list(e.meta.get("defeats") or []) + \
+            continue
+        pats = list(e.meta.get("conflicts") or []) + list(e.meta.get("defeats") or []) + \
             list(e.meta.get("defeated_by") or [])
+        for pat in pats:
+            if fnmatch.fnmatchcase(y, pat):
+                line = e.meta.kline("conflicts") if hasattr(e.meta, "kline") else e.line
+                out.append({"how": "entry", "id": e.id, "file": _rel(kb, e.file), "line": line,
+                            "wildcard": _is_glob(pat)})
+                break
         t = kb.tables.get(getattr(e, "table", None) or "")
         if t is not None:
-            out += list(t.meta.get("conflicts") or [])
-        return out
-    return any(fnmatch.fnmatchcase(b, pat) for pat in decl(a)) or any(fnmatch.fnmatchcase(a, pat) for pat in decl(b))
+            for pat in t.meta.get("conflicts") or []:
+                if fnmatch.fnmatchcase(y, pat):
+                    out.append({"how": "table", "id": t.id, "file": _rel(kb, t.file), "line": t.line,
+                                "wildcard": _is_glob(pat)})
+                    break
+    return out
 
 
-def analyse(kb, boards, fired_at, pairs):
+def _rel(kb, path):
+    """A KB file relative to the KB's folder (kb/daquan/juan07-b-ge.yaml for the packaged KB)."""
+    return _rel_path(str(kb.root), str(path))
+
+
+@functools.lru_cache(maxsize=4096)
+def _rel_path(root, path):
+    import pathlib
+    try:
+        rel = pathlib.Path(path).resolve().relative_to(pathlib.Path(root).resolve())
+        return ("kb/" + str(rel)) if pathlib.Path(root).name == "kb" else str(rel)
+    except (ValueError, TypeError):
+        return str(path)
+
+
+def entry_ref(kb, x, fired=None):
+    """An entry as the report names it: id, name, kind, tone, file:line and book (the KB folder
+    it is in); `fired`: on how many boards."""
+    e = kb.entries.get(x)
+    if e is None:
+        return {"id": x, "name": x, "kind": "", "valence": "", "file": "", "line": 0, "book": ""}
+    f = _rel(kb, e.file)
+    parts = f.split("/")
+    book = parts[1] if parts[0] == "kb" and len(parts) > 2 else (parts[0] if len(parts) > 1 else "")
+    out = {"id": x, "name": e.name, "kind": e.kind, "valence": e.valence or "", "file": f, "line": e.line,
+           "book": book}
+    if fired is not None:
+        out["boards"] = fired
+    return out
+
+
+def judge_command(board, kb_dir=None, variants=None):
+    """`liuren judge …` with every input the audit gave the board (so that it reproduces)."""
+    flags = [("day", "--day"), ("jiang", "--jiang"), ("hour", "--hour"), ("on", "--on"), ("month", "--month"),
+             ("year", "--year"), ("born", "--born"), ("sex", "--sex"), ("benming", "--benming"),
+             ("xingnian", "--xingnian"), ("term_day", "--term-day"), ("lunar", "--lunar"),
+             ("partner_born", "--partner-born"), ("partner_sex", "--partner-sex"),
+             ("partner_benming", "--partner-benming"), ("partner_xingnian", "--partner-xingnian"),
+             ("question", "--question")]
+    from liuren.casting.cast import OPTIONS
+    parts = ["liuren", "judge"]
+    for k, flag in flags:
+        if board.get(k) is not None:
+            parts += [flag, str(board[k])]
+    if "night" in board:
+        parts.append("--night" if board["night"] else "--daytime")
+    for e, v in sorted((board.get("variants") or {}).items()) if isinstance(board.get("variants"), dict) else ():
+        parts += ["--variant", f"{e}={v}"]
+    for k in OPTIONS:
+        if board.get(k) is not None:
+            parts += ["--" + k.replace("_", "-"), str(board[k])]
+    for e, v in sorted((variants or {}).items()):
+        parts += ["--variant", f"{e}={v}"]
+    if kb_dir:
+        parts += ["--kb", str(kb_dir)]
+    import shlex
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def judge_argv(board, kb_dir=None, variants=None):
+    """judge_command as an argument list (for liuren.cli.main.main)."""
+    import shlex
+    return shlex.split(judge_command(board, kb_dir, variants))[1:]
+
+
+def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True):
+    """What the walk found, as the report's sections and its ranked findings.  Boards [0, n_main)
+    are the widened space; the boards after it are the question spaces (judged by networks of
+    a question's rules and what they rest on): an entry that fires on the widened space is
+    compared there only, an entry that fires only under a question on its question's boards."""
     n = len(boards)
+    n_main = n if n_main is None else n_main
     asked = {b.get("question") for b in boards} - {None}
     from liuren.casting.cast import OPTIONS
     space_options = {k: boards[0][k] for k in OPTIONS if boards and k in boards[0]}
     ents = kb.entries
+    # an entry fired in the widened space is compared there; a question-only entry on its boards
+    fired_at = {k: (v if not v or v[0] >= n_main else [i for i in v if i < n_main]) for k, v in fired_at.items()}
+    universe = {}
+    for k, v in fired_at.items():
+        if v and v[0] >= n_main:
+            qs = {boards[i].get("question") for i in v}
+            universe[k] = sum(1 for b in boards[n_main:] if b.get("question") in qs)
+        else:
+            universe[k] = n_main
     judged = {e.id for e in ents.values() if e.kind in JUDGMENT_KINDS}
     checkable = [e for e in ents.values() if e.id in kb.rules or
                  (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
     never = sorted(e.id for e in checkable if not fired_at.get(e.id))
-    always = sorted(e.id for e in checkable if len(fired_at.get(e.id, ())) == n)
+    always = sorted(e.id for e in checkable if fired_at.get(e.id) and len(fired_at[e.id]) == universe[e.id])
 
     conflicts = {"declared": [], "undeclared": []}
     for (a, b), (count, ex) in sorted(pairs.items()):
+        board = boards[ex[0]]
         item = {"a": a, "a_name": ents[a].name if a in ents else a, "b": b, "b_name": ents[b].name if b in ents else b,
-                "boards": count, "example": _board_ref(boards[ex[0]]) | {"branch": ex[1]}}
-        conflicts["declared" if _declared(kb, a, b) else "undeclared"].append(item)
+                "boards": count, "subject": ex[1] or "（全盤）",
+                "example": _board_ref(board) | {"branch": ex[1]},
+                "board": dict(board), "command": judge_command(board, kb_dir)}
+        cov = covers(kb, a, b)
+        if cov:
+            item["covered_by"] = cov
+            item["wildcard_only"] = all(c["wildcard"] for c in cov)
+        conflicts["declared" if cov else "undeclared"].append(item)
 
     # redundancy and subsumption among judgments that fire sometimes but not always
     bits = {}
     for e in sorted(judged):
         idx = fired_at.get(e)
-        if idx and len(idx) < n:
+        if idx and len(idx) < universe[e]:
             v = 0
             for i in idx:
                 v |= 1 << i
             bits[e] = v
-    family_of = {}
-    for r in kb.rules.values():
-        if r.as_var:
-            family_of[r.id] = r.id
     groups = defaultdict(list)
     for e, v in bits.items():
         groups[v].append(e)
-    redundant = [{"rules": sorted(g), "names": [ents[x].name for x in sorted(g)], "boards": bin(v).count("1")}
-                 for v, g in groups.items() if len(g) > 1 and not _family_only(kb, g)]
-    subsumed = []
+    redundant = []
+    for v, g in groups.items():
+        if len(g) > 1 and not _family_only(kb, g):
+            g = sorted(g)
+            first = (v & -v).bit_length() - 1
+            redundant.append({"rules": g, "names": [ents[x].name for x in g],
+                              "valences": [ents[x].valence or "" for x in g], "boards": bin(v).count("1"),
+                              "board": dict(boards[first]), "command": judge_command(boards[first], kb_dir)})
+    subsumed, trivial = [], 0
     items = sorted(bits.items(), key=lambda kv: bin(kv[1]).count("1"))
+    counts = {k: bin(v).count("1") for k, v in bits.items()}
     for i, (a, va) in enumerate(items):
-        ca = bin(va).count("1")
+        ca = counts[a]
         for b, vb in items[i + 1:]:
             if va != vb and va & vb == va and not _related(kb, a, b):
-                subsumed.append({"narrow": a, "broad": b, "narrow_boards": ca, "broad_boards": bin(vb).count("1")})
-    return {"space": {"boards": n}, "never_fire": [dict(_ref(ents, x), **never_reason(kb, x, asked, space_options))
-                                                    for x in never],
+                if counts[b] * 2 > universe[b]:
+                    trivial += 1                # a broad rule on more than half the boards: nothing to learn
+                    continue
+                first = (va & -va).bit_length() - 1
+                subsumed.append({"narrow": a, "broad": b, "narrow_boards": ca, "broad_boards": counts[b],
+                                 "narrow_valence": ents[a].valence or "", "broad_valence": ents[b].valence or "",
+                                 "narrow_name": ents[a].name, "broad_name": ents[b].name,
+                                 "board": dict(boards[first]), "command": judge_command(boards[first], kb_dir)})
+    never_items = [dict(_ref(ents, x), **never_reason(kb, x, asked, space_options)) for x in never]
+    if examples:
+        _judge_own_examples(kb, never_items)
+    return {"space": {"boards": n, "main_boards": n_main, "question_boards": n - n_main,
+                      "trivial_nestings_dropped": trivial},
+            "never_fire": never_items,
             "always_fire": [_ref(ents, x) for x in always], "conflicts": conflicts,
-            "redundant": redundant, "subsumed": subsumed}
+            "redundant": redundant, "subsumed": subsumed,
+            "firing_counts": {k: len(v) for k, v in sorted(fired_at.items()) if k in ents and v},
+            "firing_universe": {k: universe[k] for k in sorted(fired_at) if k in ents and fired_at[k]}}
+
+
+def _judge_own_examples(kb, items):
+    """A rule that never fires in the space is classified by judging its own example boards (its
+    `fires` examples, each on a network of what it rests on): `example_fires` when it fires on
+    them (so it fires only on boards the space lacks), `example_fails` (with the message) when an
+    example of it does not fire, `no_examples` when it has none.  Declared unreachable ones are
+    left as they are."""
+    from liuren.rules.kbexamples import check_examples
+    todo = {x["id"]: x for x in items if x.get("reason") != "unreachable" and x["id"] in kb.entries}
+    if not todo:
+        return
+    fails = defaultdict(list)
+
+    def err(file, line, msg):
+        rid = msg.split(":", 1)[0]
+        if "does not fire on its example board" in msg or "cannot be" in msg:
+            fails[rid].append(f"{_rel(kb, file)}:{line}: {msg}")
+    try:
+        check_examples(kb, err, only=set(todo))
+    except Exception as e:  # noqa: BLE001 — the classification is evidence, not the audit
+        for x in todo.values():
+            x["examples"] = f"not judged ({type(e).__name__})"
+        return
+    for rid, x in todo.items():
+        e = kb.entries[rid]
+        fires = [ex for ex in ((e.meta.get("examples") or {}).get("fires") or []) if isinstance(ex, dict)]
+        if not fires:
+            x["examples"] = "no_examples"
+        elif fails.get(rid):
+            x["examples"] = "example_fails"
+            x["example_errors"] = fails[rid]
+        else:
+            x["examples"] = "example_fires"
+            x.setdefault("example", dict(fires[0].get("board") or {}))
 
 
 def _family_only(kb, group):
@@ -706,25 +936,224 @@ def source_disagreements(kb, fired_at):
 
 
 # --------------------------------------------------------------------------- command
+def question_rules(kb):
+    """{question: the entries only it brings out} (never_reason's reading of each entry, with no
+    question asked)."""
+    out = defaultdict(set)
+    checkable = [e for e in kb.entries.values() if e.id in kb.rules or
+                 (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
+    for e in checkable:
+        why = never_reason(kb, e.id)
+        if why.get("reason") == "question":
+            for q in why["questions"]:
+                q = kb.question_aliases.get(q, q)
+                if q in kb.questions:
+                    out[q].add(e.id)
+    return dict(out)
+
+
 def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, progress=True, variants=True,
-          days=60, variant_space="sample", question=None):
+          days=60, variant_space="sample", question=None, wide=True, questions=True, rules=None, examples=True,
+          question_boards=None):
+    """Judge the space and report.  `wide`: the widened space (rules/space.py: the dimensions
+    some rule reads varied beyond the base boards); False: the base boards only (today's space
+    before issue 27).  `questions`: judge each question's own boards for the rules only it
+    brings out.  `rules`: audit only these entries and the rules they meet (see audit_rules)."""
     from liuren.casting.cast import check_options
     from liuren.rules.kbload import load_kb
+    from liuren.rules.kblint import dependency_closure
     check_options(options or {})
     kb = load_kb(kb_dir)
+    t0 = time.time()
     if question is not None:
         question = kb.question_aliases.get(question, question)
         if question not in kb.questions:
             raise InputError(f"--question {question!r}: not a question of this KB (liuren questions lists them)")
-    boards = board_space(months, daynight, options, days, question)
-    fired_at, pairs = run_space(boards, kb_dir, None, procs, progress)
-    rep = analyse(kb, boards, fired_at, pairs)
+    read = SPACE.reads(kb)
+    who = SPACE.readers(kb, read)
+    dims = [d["id"] for d in SPACE.DIMENSIONS if who[d["id"]]] if wide else []
+    if wide:
+        boards, _ = wide_space(months, daynight, options, days, question, dims)
+    else:
+        boards = board_space(months, daynight, options, days, question)
+    n_main = len(boards)
+    nets = [(0, n_main, None)]
+    qspaces = {}
+    if questions and question is None:
+        nq = min(days * 12, SPACE.QUESTION_BOARDS if question_boards is None else question_boards)
+        for q, ids in sorted(question_rules(kb).items()):
+            if rules is not None and not ids & set(rules):
+                continue
+            closure = dependency_closure(kb, ids)
+            qb = SPACE.question_boards(q, days, nq, options)
+            nets.append((len(boards), len(boards) + len(qb), (q, tuple(sorted(closure)))))
+            boards += qb
+            qspaces[q] = {"boards": len(qb), "entries": len(ids)}
+        if qspaces:
+            dims.append("question")
+    if rules is not None:
+        return audit_rules(kb, kb_dir, rules, boards, n_main, nets, procs, progress, dims, qspaces, t0,
+                           dict(months=months, daynight=daynight, options=options or {}, days=days))
+    fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets)
+    rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
-                         "question": question})
+                         "question": question, "wide": wide, "varied": dims, "question_spaces": qspaces,
+                         "definition": SPACE.describe(kb, read, set(dims))})
     rep["variants"] = variant_effects(kb, kb_dir, procs, progress, days, variant_space != "full") if variants else []
     rep["space"]["variant_space"] = variant_space
     rep["source_disagreements"] = source_disagreements(kb, fired_at)
+    rep["kb_dir"] = kb_dir
+    rep["findings"] = findings(kb, rep)
+    rep["seconds"] = round(time.time() - t0, 1)
     return rep
+
+
+def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space):
+    """`liuren audit --rules ID…`: those entries and the rules they meet, without the whole walk.
+    1. A network of only what the entries rest on judges the whole space: where they fire.
+    2. The whole network judges the boards where they fire: every rule they meet there, and
+       every conflict with them (a conflict needs them to fire).
+    3. A network of the met rules that could be redundant with them or nest with them (those
+       that fire wherever they do, and those of their kind and tone) judges the whole space:
+       their own firing sets, for redundancy and subsumption.
+    Findings are those that name one of the entries."""
+    from liuren.rules.kblint import dependency_closure
+    ids = list(dict.fromkeys(ids))
+    bad = [x for x in ids if x not in kb.entries]
+    if bad:
+        raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
+    closure = dependency_closure(kb, set(ids))
+
+    def net_for(net):
+        return ((net[0] if net else None), tuple(sorted(closure)))
+    fired1, _ = run_space(boards, kb_dir, None, procs, progress, "rules 1/3",
+                          nets=[(a, b, net_for(net)) for a, b, net in nets])
+    mine = sorted({i for x in ids for i in fired1.get(x, ())})
+    # 2. the whole network (or the whole question network) on those boards
+    sub = [boards[i] for i in mine]
+    fired2, pairs2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3") if sub else ({}, {})
+    back = {j: i for j, i in enumerate(mine)}
+    pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items() if k[0] in ids or k[1] in ids}
+    met = {x for x, v in fired2.items() if x in kb.entries and x not in ids}
+    mine_set = {x: set(fired1.get(x, ())) for x in ids}
+    kinds = {(kb.entries[x].kind, kb.entries[x].valence) for x in ids}
+    cand = set()
+    for y in met:
+        on = {back[j] for j in fired2[y]}
+        e = kb.entries[y]
+        if e.kind not in JUDGMENT_KINDS:
+            continue
+        if any(s and s <= on for s in mine_set.values()) or (e.kind, e.valence) in kinds:
+            cand.add(y)
+    fired = {x: fired1.get(x, []) for x in ids}
+    if cand:
+        closure3 = dependency_closure(kb, cand)
+        fired3, _ = run_space(boards, kb_dir, None, procs, progress, "rules 3/3",
+                              nets=[(a, b, ((net[0] if net else None), tuple(sorted(closure3)))) for a, b, net in nets])
+        fired.update({y: fired3.get(y, []) for y in cand})
+    rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True)
+    keep = set(ids)
+    rep["never_fire"] = [x for x in rep["never_fire"] if x["id"] in keep]
+    rep["always_fire"] = [x for x in rep["always_fire"] if x["id"] in keep]
+    rep["redundant"] = [g for g in rep["redundant"] if keep & set(g["rules"])]
+    rep["subsumed"] = [x for x in rep["subsumed"] if x["narrow"] in keep or x["broad"] in keep]
+    rep["firing_counts"] = {k: v for k, v in rep["firing_counts"].items() if k in keep}
+    rep["met"] = sorted(met)
+    rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,
+                        definition=SPACE.describe(kb, None, set(dims)))
+    rep["variants"], rep["source_disagreements"] = [], []
+    rep["kb_dir"] = kb_dir
+    rep["findings"] = findings(kb, rep)
+    rep["seconds"] = round(time.time() - t0, 1)
+    return rep
+
+
+# --------------------------------------------------------------------------- findings
+def findings(kb, rep):
+    """Every finding of the report, ranked: by severity (error, warning, note), then by the boards
+    it touches (most first).  Each: severity, check, message, entries (with file:line and tone),
+    boards, and the board that shows it as a `liuren judge` command when there is one.
+
+    - conflict, undeclared: error.  Declared: note, with the declaration that covers it.
+    - redundant (the same firing set): error when the group mixes 吉 and 凶; a warning within one
+      book; a note across books.
+    - subsumed (one firing set inside another's): a note (nestings under a rule firing on more
+      than half the boards are dropped, and counted).
+    - never fires: an error when its own example does not fire either; a warning when nothing
+      explains it (no example, no question, not declared unreachable); a note when its example
+      fires (it fires only on boards the space lacks) or it is declared unreachable.
+    - always fires: a note.
+    - sources that disagree: a note."""
+    out = []
+    ref = lambda x: entry_ref(kb, x, rep.get("firing_counts", {}).get(x, 0))  # noqa: E731
+    for kind, sev in (("undeclared", "error"), ("declared", "note")):
+        for c in rep["conflicts"][kind]:
+            f = {"severity": sev, "check": f"conflict ({kind})", "boards": c["boards"],
+                 "entries": [ref(c["a"]), ref(c["b"])], "subject": c["subject"],
+                 "board": c["board"], "command": c["command"],
+                 "message": f"{c['a_name']}（{_val(kb, c['a'])}）與 {c['b_name']}（{_val(kb, c['b'])}）"
+                            f"同論 {c['subject']}，吉凶相反，{c['boards']} 盤"}
+            if c.get("covered_by"):
+                f["covered_by"] = c["covered_by"]
+                f["wildcard_only"] = c["wildcard_only"]
+            out.append(f)
+    for g in rep["redundant"]:
+        tones = {v for v in g["valences"] if v}
+        books = {entry_ref(kb, x)["book"] for x in g["rules"]}
+        sev = "error" if {"吉", "凶"} <= tones else ("warning" if len(books) == 1 else "note")
+        out.append({"severity": sev, "check": "redundant", "boards": g["boards"],
+                    "entries": [ref(x) for x in g["rules"]], "board": g["board"], "command": g["command"],
+                    "message": "、".join(f"{n}（{v or '—'}）" for n, v in zip(g["names"], g["valences"]))
+                               + f" 同起於同 {g['boards']} 盤" + ("，吉凶相反" if sev == "error" else "")})
+    for x in rep["subsumed"]:
+        out.append({"severity": "note", "check": "subsumed", "boards": x["narrow_boards"],
+                    "entries": [ref(x["narrow"]), ref(x["broad"])], "board": x["board"], "command": x["command"],
+                    "message": f"{x['narrow_name']}（{x['narrow_valence'] or '—'}，{x['narrow_boards']} 盤）"
+                               f"皆在 {x['broad_name']}（{x['broad_valence'] or '—'}，{x['broad_boards']} 盤）之內"})
+    for x in rep["never_fire"]:
+        ex = x.get("examples")
+        reason = x.get("reason")
+        if ex == "example_fails":
+            sev, msg = "error", "never fires in the space, nor on its own example board"
+        elif reason == "unreachable":
+            sev, msg = "note", "never fires: declared unreachable (" + (x.get("note") or "") + ")"
+        elif ex == "example_fires" or reason == "outside the space":
+            sev, msg = "note", "never fires in the space; fires on its own example board (inputs the space lacks)"
+        elif reason == "question":
+            sev, msg = "warning", "never fires, even under its question " + "、".join(x.get("questions", []))
+        else:
+            sev, msg = "warning", "never fires, and nothing explains it (no example that fires, no question)"
+        f = {"severity": sev, "check": "never fires", "boards": 0, "entries": [ref(x["id"])], "message": msg}
+        if x.get("example"):
+            f["board"] = x["example"]
+            f["command"] = judge_command(x["example"], rep.get("kb_dir"))
+        if x.get("example_errors"):
+            f["detail"] = x["example_errors"]
+        out.append(f)
+    for x in rep["always_fire"]:
+        n = rep.get("firing_counts", {}).get(x["id"], 0)
+        out.append({"severity": "note", "check": "always fires", "boards": n, "entries": [ref(x["id"])],
+                    "message": f"fires on every board of its space ({n})"})
+    for d in rep.get("source_disagreements", []):
+        n = d.get("boards_only_a", 0) + d.get("boards_only_b", 0)
+        out.append({"severity": "note", "check": "sources disagree", "boards": n,
+                    "entries": [ref(d["a"]), ref(d["b"])],
+                    "message": f"{d['name']}: {','.join(d['a_seed'])} vs {','.join(d['b_seed'])}"})
+    rank = {s: i for i, s in enumerate(SEVERITIES)}
+    out.sort(key=lambda f: (rank[f["severity"]], -f["boards"], f["check"], [e["id"] for e in f["entries"]]))
+    for f in out:
+        f["key"] = finding_key(f)
+    return out
+
+
+def _val(kb, x):
+    e = kb.entries.get(x)
+    return (e.valence if e else "") or "—"
+
+
+def finding_key(f):
+    """What a finding is, whatever its counts: its check and its entries (for --baseline)."""
+    return f["check"] + ":" + ",".join(sorted(e["id"] for e in f["entries"]))
 
 
 def markdown(rep):

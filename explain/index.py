@@ -61,7 +61,8 @@ class Index:
         self.slot_dims = tuple(layout.get("slot_dims", (None,) * BASE_PER_LESSON))
         self.extras = layout.get("extras", ())          # lesson -> (the extra boards' changes from its base, …)
         self.dims = tuple(layout.get("dims", ()))       # the dimensions varied (rules/space.py)
-        self.reads = layout.get("reads", {})            # rule id -> the dimensions it reads
+        self.reads = layout.get("reads", {})            # rule id -> the dimensions it reads (its conditions)
+        self.changes_with = layout.get("changes_with", {})   # entry -> dimensions its firings change with
         self.layout_masks = layout.get("masks", {})     # month / daynight masks (extra boards included)
         self.n = days * 12 * self.per_lesson            # bits (padding included)
         self.real = layout.get("real")                  # the bits of real boards (None: all of them)
@@ -377,6 +378,7 @@ def build_index(kb_dir=None, options=None, question=None, days=60, progress=True
     if real is not None:                # a run may span a lesson's padding: boards only
         bits = {k: x & real for k, x in bits.items()}
         facts = {k: x & real for k, x in facts.items()}
+        layout["changes_with"] = changes_with(bits, layout, days)
     places = {}
     for (entry, place), runs in sorted(runs_of.items()):
         places.setdefault(entry, []).append((place, tuple(sorted(runs))))
@@ -387,6 +389,41 @@ def build_index(kb_dir=None, options=None, question=None, days=60, progress=True
             t = cast(day=d, jiang=BRANCHES[off], hour="子", **options).transmissions
             lessons.append((t.gate, t.subtype, tuple(t.branches)))
     return Index(days, options, question, bits, places, lessons, entry_names(kb), time.time() - t0, facts, layout)
+
+
+def changes_with(bits, layout, days):
+    """{entry: dimensions} whose extra boards fire otherwise than their lesson's base board (the
+    one they were made from: month and 晝夜 cycling with the lesson, rules/space.py): what the
+    base boards fix changes where the entry fires — observed, beside what its conditions read."""
+    P, slot_dims = layout["per_lesson"], layout["slot_dims"]
+    spans = {}
+    for k, d in enumerate(slot_dims):
+        if d:
+            lo, hi = spans.get(d, (k, k))
+            spans[d] = (min(lo, k), max(hi, k))
+    per = P // 8
+    out = {}
+    for e, x in bits.items():
+        raw = x.to_bytes(days * 12 * per, "little")
+        got = set()
+        for lesson in range(days * 12):
+            c = int.from_bytes(raw[lesson * per:(lesson + 1) * per], "little")
+            if not c:
+                continue
+            k0 = (lesson % 2) * 12 + lesson % 12          # the base board the extras were made from
+            on = c >> k0 & 1
+            for d, (lo, hi) in spans.items():
+                if d in got:
+                    continue
+                width = hi - lo + 1
+                v = c >> lo & ((1 << width) - 1)
+                if v != (((1 << width) - 1) if on else 0):
+                    got.add(d)
+            if len(got) == len(spans):
+                break
+        if got:
+            out[e] = tuple(d for d in spans if d in got)
+    return out
 
 
 def entry_names(kb):

@@ -718,13 +718,15 @@ def space(ix):
 
 
 def notes(ix, ids):
-    """The rules of a query whose counts depend on what the base boards fix: {id: [dimension
-    words]} (from rules/space.py's reads: what the rule reads, directly or through what it reads)."""
+    """The rules of a query whose counts depend on what the base boards fix: {id: {"changes_with":
+    [dimension words], "reads": [...]}} — the dimensions whose extra boards change where it fires
+    (observed in the index), and those its conditions read (rules/space.py's reads)."""
     out = {}
     for i in ids:
-        ds = [DIM_WORDS.get(d, d) for d in ix.reads.get(i, ()) if d != "question"]
-        if ds:
-            out[i] = ds
+        seen = [DIM_WORDS.get(d, d) for d in ix.changes_with.get(i, ())]
+        read = [DIM_WORDS.get(d, d) for d in ix.reads.get(i, ()) if d != "question" and DIM_WORDS.get(d, d) not in seen]
+        if seen or read:
+            out[i] = {"changes_with": seen, "reads": read}
     return out
 
 
@@ -746,8 +748,17 @@ def space_line(ix):
 
 
 def notes_lines(ix, rep_notes, lang="zh"):
-    return [f"note: {display_name(ix, i, lang)} reads {'、'.join(ds)}, which the base boards fix: its count depends "
-            "on that choice (--count-by dim: the boards that vary it)" for i, ds in rep_notes.items()]
+    """The notes as lines: which fixed inputs a rule's count depends on."""
+    out = []
+    for i, n in rep_notes.items():
+        parts = []
+        if n["changes_with"]:
+            parts.append(f"fires otherwise when {'、'.join(n['changes_with'])} varies")
+        if n["reads"]:
+            parts.append(f"reads {'、'.join(n['reads'])}")
+        out.append(f"note: {display_name(ix, i, lang)} ({i}) {'; '.join(parts)} — the base boards fix "
+                   "these: its count depends on that choice (--count-by dim shows the boards that vary them)")
+    return out
 
 
 ORDERS = ("lessons", "space")

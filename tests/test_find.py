@@ -56,10 +56,20 @@ def holds(tree, ids_of, got):
 
 
 def test_the_space_is_the_audits(ix):
-    space = A.board_space("all", "both", {}, DAYS)
-    assert ix.n == len(space) == 288
-    for i in (0, 1, 13, 24, 100, 287):
-        assert ix.board(i) == space[i]
+    """The index's boards are the shared space's (rules/space.py): each lesson's 24 base boards (the
+    audit's board_space) and then its extra boards, one input changed, for each dimension some rule reads."""
+    from liuren.rules import space as SPACE
+    base = A.board_space("all", "both", {}, DAYS)
+    assert len(base) == 288
+    P = ix.per_lesson
+    for j in (0, 1, 13, 23, 24, 100, 287):
+        lesson, k = divmod(j, 24)
+        assert ix.board(lesson * P + k) == base[j] and ix.dim_of(lesson * P + k) is None
+    wide = SPACE.space_boards(DAYS, "all", (False, True), {}, list(ix.dims))
+    real = F.bits_of(ix.all)
+    assert ix.size == len(wide) == len(real) > 288
+    for n, (b, dim) in enumerate(wide):
+        assert ix.board(real[n]) == b and ix.dim_of(real[n]) == dim
 
 
 def test_index_agrees_with_brute_force_on_random_boards(ix):
@@ -77,19 +87,20 @@ EXPRS = ["斬首 and 元首課", "斬首 or 返吟", "not (斬首 or 元首課) 
 def test_find_agrees_with_brute_force(ix, expr):
     tree = F.parse(expr)
     r = F.find(ix, expr, limit=1000)
-    returned = [ix.board(i) for i in range(ix.n)]
-    idx = {json.dumps(returned[i], sort_keys=True, ensure_ascii=False): i for i in range(ix.n)}
+    reals = F.bits_of(ix.all)
+    idx = {json.dumps(ix.board(i), sort_keys=True, ensure_ascii=False): i for i in reals}
     got = []
     for b in r["boards"]:
         kw = dict(day=b["day"], jiang=b["on"][0], hour=b["on"][-1], month=b["month"], night=b["night"], year=b["year"],
-                  born=b["born"], sex=b["sex"])
+                  sex=b["sex"], **{k: b[k] for k in ("born", "benming", "xingnian", "lunar", "term_day")
+                                   if b.get(k) is not None})
         got.append(idx[json.dumps(kw, sort_keys=True, ensure_ascii=False)])
     assert len(got) == r["count"]
     rng = random.Random(expr)
     ids_of = lambda n: F.resolve(ix, n)      # noqa: E731
     for i in rng.sample(got, min(3, len(got))):           # boards it returns hold
         assert holds(tree, ids_of, fired(ix, i)), ix.board(i)
-    others = [i for i in range(ix.n) if i not in set(got)]
+    others = [i for i in reals if i not in set(got)]
     for i in rng.sample(others, 3):                       # random boards it leaves out do not
         assert not holds(tree, ids_of, fired(ix, i)), ix.board(i)
 
@@ -101,7 +112,7 @@ def test_count_by_sums_to_the_count(ix):
     r = F.find(ix, "斬首", month="寅,卯", daynight="night", limit=0, count_by_key="month")
     assert {k for k, n in r["counts"].items() if n} <= {"丙寅", "丁卯"}
     assert len(r["counts"]) == 12 and r["counts"]["戊辰"] == 0       # a count of 0 is shown
-    assert r["of"] == ix.n // 12 * 2 // 2
+    assert r["of"] == F.filter_mask(ix, month="寅,卯", daynight="night").bit_count() >= 24
 
 
 def test_filters_keep_only_their_boards(ix):
@@ -163,7 +174,7 @@ def test_cooccur_counts_and_lift(ix):
     for row in r["cooccur"]:
         both = F.find(ix, f"返吟 and {row['id']}", limit=0)["count"]
         assert both == row["count"]
-        assert abs(row["lift"] - both * ix.n / (base * F.find(ix, row["id"], limit=0)["count"])) < 1e-2
+        assert abs(row["lift"] - both * ix.size / (base * F.find(ix, row["id"], limit=0)["count"])) < 1e-2
 
 
 def test_where_it_fires_block(ix):
@@ -286,7 +297,7 @@ def test_find_page_facets_and_links(client, ix):
 def test_rule_page_shows_where_it_fires(client, ix):
     r = client.get("/rules/ge-zhanshou")
     assert r.status_code == 200 and 'id="where-it-fires"' in r.text
-    assert f"{ix.bits['ge-zhanshou'].bit_count()} / {ix.n}" in r.text
+    assert f"{ix.bits['ge-zhanshou'].bit_count()} / {ix.size}" in r.text
 
 
 def test_a_questions_rules_get_an_index_of_their_own(tmp_path):
@@ -363,7 +374,7 @@ def _judged_facts(ix, i):
 
 def test_board_facts_in_the_index_agree_with_brute_force(ix):
     rng = random.Random(31)
-    for i in rng.sample(range(ix.n), 5):
+    for i in rng.sample(F.bits_of(ix.all), 6):
         want = _judged_facts(ix, i)
         got = {k for k, x in ix.facts.items() if x >> i & 1}
         assert got == want, (ix.board(i), sorted(got ^ want)[:10])
@@ -373,22 +384,23 @@ def test_board_facts_in_the_index_agree_with_brute_force(ix):
 def test_position_and_fact_terms(ix):
     def count(e):
         return F.find(ix, e, limit=0)["count"]
-    chu = {b: sum(24 for g, s, t in ix.lessons if t[0] == b) for b in "子丑寅卯辰巳午未申酉戌亥"}
+    per = ix.size // (ix.days * 12)                     # a lesson's boards, base and extra
+    chu = {b: sum(per for g, s, t in ix.lessons if t[0] == b) for b in "子丑寅卯辰巳午未申酉戌亥"}
     for b, n in chu.items():
         assert count(f"初傳={b}") == n
-    assert sum(chu.values()) == ix.n
+    assert sum(chu.values()) == ix.size
     assert count("gate=賊克") == F.masks(ix)["gate"]["賊克"].bit_count() == count("門=賊克")
     assert count("初傳 空") == count("初傳空") == count("初傳 空 or 初傳空") > 0
-    assert count("not 初傳 空") == ix.n - count("初傳 空")
+    assert count("not 初傳 空") == ix.size - count("初傳 空")
     # 「初傳 空」 is 旬空 seen at 初傳 (the KB's sighting) wherever 初傳 is a place of 見
     assert count("初傳 空") == count("旬空@初傳")
     # a general on a 地盤 branch: one general per branch on every board
-    assert sum(count(f"貴人@{b}") for b in "子丑寅卯辰巳午未申酉戌亥") == ix.n
+    assert sum(count(f"貴人@{b}") for b in "子丑寅卯辰巳午未申酉戌亥") == ix.size
     assert count("貴人@卯") == count("貴@卯")
     # combined with rules
     x = F.evaluate(ix, F.parse("斬首")) & F.evaluate(ix, F.parse("初傳 空"))
     assert count("斬首 and 初傳 空") == x.bit_count()
-    assert count("month=寅 and daynight=夜") == ix.n // 24
+    assert count("month=寅 and daynight=夜 and dim=base") == ix.days * 12
     assert F.find(ix, "初傳=亥 and 鬼@初傳", limit=5)["facts"] == ["初傳=亥", "鬼@初傳"]
 
 
@@ -537,7 +549,7 @@ def test_the_first_page_shows_distinct_lessons(ix):
     x = F.evaluate(ix, F.parse("斬首 or 返吟"))
     r = F.find(ix, "斬首 or 返吟", limit=20)
     lessons = {(b["day"], b["on"]) for b in r["boards"]}
-    assert len(lessons) == min(20, F.count_lessons(x))
+    assert len(lessons) == min(20, F.count_lessons(x, ix))
     whole = F.ordered(x)
     assert sorted(whole) == F.bits_of(x) and len(whole) == x.bit_count()
     pages = [i for off in range(0, len(whole), 7) for i in F.ordered(x, off, 7)]
@@ -551,7 +563,7 @@ def test_the_first_page_shows_distinct_lessons(ix):
 def test_places_by_board_are_the_runs(ix):
     rng = random.Random(5)
     for e in rng.sample(sorted(ix.places), 20):
-        for i in rng.sample(range(ix.n), 30):
+        for i in rng.sample(F.bits_of(ix.all), 30):
             scan = [p for p, runs in ix.places[e] if any(a <= i < b for a, b in runs)]
             assert ix.places_of(e, i) == scan
 

@@ -664,12 +664,23 @@ def _urlencode(pairs, memo):
     return "&".join(out)
 
 
+# a board's inputs as the CLI's options and the page's parameters, in this order
+_INPUTS = (("year", "year"), ("born", "born"), ("benming", "benming"), ("xingnian", "xingnian"), ("sex", "sex"),
+           ("lunar", "lunar"), ("term_day", "term-day"))
+
+
 def board_record(ix, i, terms=(), lang="zh", kb_arg=None, tail=None, memo=None):
     b = ix.board(i)
     gate, subtype, chuan = ix.lesson_of(i)
     on = f"{b['jiang']}加{b['hour']}"
     rec = {"day": b["day"], "on": on, "month": b["month"], "night": b["night"], "transmissions": list(chuan),
-           "gate": gate, "lesson": subtype, "year": b["year"], "born": b["born"], "sex": b["sex"]}
+           "gate": gate, "lesson": subtype, "year": b["year"], "born": b.get("born"), "sex": b["sex"]}
+    for k in ("benming", "xingnian", "lunar", "term_day"):
+        if k in b:
+            rec[k] = b[k]
+    d = ix.dim_of(i)
+    if d:
+        rec["dim"] = DIM_WORDS.get(d, d)
     about = {}
     for name, ids in terms:
         for e in ids:
@@ -680,11 +691,12 @@ def board_record(ix, i, terms=(), lang="zh", kb_arg=None, tail=None, memo=None):
     if about:
         rec["about"] = about
     tail = _command_tail(ix, kb_arg) if tail is None else tail
+    given = [(flag, str(b[k])) for k, flag in _INPUTS if b.get(k) is not None]
     rec["command"] = (f"liuren judge --day {b['day']} --on {on} --month {b['month']} "
-                      f"{'--night' if b['night'] else '--daytime'} --year 2026 --born {b['born']} --sex {b['sex']}"
+                      f"{'--night' if b['night'] else '--daytime'} " + " ".join(f"--{f} {v}" for f, v in given)
                       + (f" {tail}" if tail else ""))
-    q = [("day", b["day"]), ("on", on), ("month", b["month"]), ("night", "true" if b["night"] else "false"),
-         ("year", "2026"), ("born", str(b["born"])), ("sex", b["sex"])] + sorted(ix.options.items())
+    q = [("day", b["day"]), ("on", on), ("month", b["month"]), ("night", "true" if b["night"] else "false")] \
+        + [(k, str(b[k])) for k, _ in _INPUTS if b.get(k) is not None] + sorted(ix.options.items())
     if ix.question:
         q.append(("question", ix.question))
     if lang != "zh":

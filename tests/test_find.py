@@ -663,3 +663,37 @@ def test_export_needs_a_known_suffix_and_says_what_parquet_needs(ix, tmp_path, m
     err = capsys.readouterr().err.strip()
     assert "pip install 'liuren[parquet]'" in err and "\n" not in err
     assert not (tmp_path / "x.parquet").exists()
+
+
+# --------------------------------------------------------------------------- the widened space (§2)
+def test_the_space_varies_what_rules_read_and_says_so(ix, cli_ix, capsys, client):
+    assert set(ix.dims) >= {"hour", "year", "person"}
+    by = F.find(ix, "dq09-duchuan", count_by_key="dim", limit=0)
+    assert sum(by["counts"].values()) == by["count"] and by["counts"]["base"] > by["counts"]["占時"]
+    assert F.find(ix, "dq09-duchuan", dim="base", limit=0)["count"] == by["counts"]["base"]
+    assert F.find(ix, "dq09-duchuan and dim=base", limit=0)["count"] == by["counts"]["base"]
+    # 杜傳 (dq09) fires where the 月將 sits on 子: on the boards that vary 占時 it mostly does not
+    note = by["notes"]["dq09-duchuan"]
+    assert "占時" in note["changes_with"]
+    # the observed note: a rule whose extra boards fire as their base board has no 'changes_with'
+    steady = [e for e in ix.bits if e not in ix.changes_with and ix.bits[e]]
+    assert steady and not F.find(ix, steady[0], limit=0)["notes"].get(steady[0], {}).get("changes_with")
+    # every extra board differs from its base board in the input of its dimension only
+    P = ix.per_lesson
+    for i in F.bits_of(ix.all)[:P]:
+        d = ix.dim_of(i)
+        if d == "hour":
+            b, base = ix.board(i), ix.board(i - i % P)
+            assert b["hour"] != "子" and ix.lesson_of(i) == ix.lesson_of(i - i % P)
+            assert {k for k in b if b[k] != base.get(k)} <= {"hour", "jiang", "month", "night"}
+    assert main(["find", "dq09-duchuan", "--count-by", "dim"]) == 0
+    out = capsys.readouterr().out
+    assert "note: 杜傳 (dq09-duchuan) fires otherwise when 占時 varies" in out and "boards varying 占時" in out
+    assert main(["find", "dq09-duchuan", "--count-by", "dim", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert "占時" in d["notes"]["dq09-duchuan"]["changes_with"] and "占時" in d["space"]["extra"]
+    page = client.get("/find", params={"q": "dq09-duchuan", "lang": "ja"}).text
+    assert "占時を変えた盤で発し方が変わる" in page.split('id="find-notes"')[1].split("</ul>")[0]
+    assert 'id="facet-dim"' in page and "占時を変えた盤" in page.split('id="find-space"')[1].split("</p>")[0]
+    with pytest.raises(F.FindError, match="--dim"):
+        F.find(ix, "斬首", dim="weather")

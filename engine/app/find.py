@@ -1049,6 +1049,9 @@ def page_find(finder, p, lang="zh"):
     by = parse_by(p["count_by"]) if p.get("count_by") else None
     ix = finder.index(opts, question, build=False)
     ctx["space"], ctx["days"] = ix.size, ix.days
+    sp = space(ix)
+    ctx["base_boards"] = sp["base_boards"]
+    ctx["extra_raw"] = sp["extra"]
     filters = {k: p.get(k) for k in ("month", "day", "gate", "daynight", "dim")}
     limit = _bounded("limit", p.get("limit", PAGE), 1, MAX_LIMIT)
     items = [(k, v) for k, v in p.items() if k != "offset"]
@@ -1072,7 +1075,11 @@ def page_find(finder, p, lang="zh"):
         raise WhichOne(e, ctx) from None
     r["offset"] = int(p.get("offset", 0))
     ctx["r"] = r
-    words = {"daynight": {"晝": "day", "夜": "night"}}
+    ctx["note_names"] = {i: display_name(ix, i, lang) for i in r["notes"]}
+    from liuren.explain.words import WORDS
+    ctx["extra"] = [WORDS[lang]["find_extra_item"].format(dim=k, n=e["boards"]) for k, e in ctx.pop("extra_raw").items()]
+    words = {"daynight": {"晝": "day", "夜": "night"}, "dim": {"base": "base", "占時": "hour", "太歲": "year",
+                                                             "本命・行年": "person", "農曆": "lunar", "節日": "term"}}
     for key, counts in r["facets"].items():
         out = []
         for value, count in counts.items():

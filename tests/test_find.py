@@ -550,9 +550,13 @@ def test_the_first_page_shows_distinct_lessons(ix):
     r = F.find(ix, "斬首 or 返吟", limit=20)
     lessons = {(b["day"], b["on"]) for b in r["boards"]}
     assert len(lessons) == min(20, F.count_lessons(x, ix))
-    whole = F.ordered(x)
+    whole = F.ordered(x, ix=ix)
     assert sorted(whole) == F.bits_of(x) and len(whole) == x.bit_count()
-    pages = [i for off in range(0, len(whole), 7) for i in F.ordered(x, off, 7)]
+    for flt in (dict(daynight="night"), dict(month="丑"), dict(dim="base")):     # the last lesson's boards too
+        y = x & F.filter_mask(ix, **flt)
+        assert sorted(F.ordered(y, ix=ix)) == F.bits_of(y)
+        assert len(F.find(ix, "斬首 or 返吟", limit=1000, **flt)["boards"]) == y.bit_count()
+    pages = [i for off in range(0, len(whole), 7) for i in F.ordered(x, off, 7, ix)]
     assert pages == whole
     assert [ix.board(i) for i in F.bits_of(x, 0, 5)] == \
         [dict(ix.board(i)) for i in F.bits_of(x, 0, 5)]

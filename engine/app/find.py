@@ -618,9 +618,9 @@ def ordered(x, start=0, limit=None, ix=None):
     """The boards of x with distinct lessons first: the first board of each lesson (in the order
     of the space), then the second of each, and so on — a page shows as many lessons as it can."""
     P = X.PER_LESSON if ix is None else ix.per_lesson
-    nbytes = (x.bit_length() + 7) // 8
-    raw = x.to_bytes(nbytes + 3, "little")
     per = P // 8
+    nbytes = (x.bit_length() + 7) // 8
+    raw = x.to_bytes((nbytes + per - 1) // per * per, "little")      # whole lessons
     chunks = []
     for l in range(0, len(raw) // per):
         c = int.from_bytes(raw[l * per:(l + 1) * per], "little")

@@ -676,6 +676,9 @@ def test_the_space_varies_what_rules_read_and_says_so(ix, cli_ix, capsys, client
     assert sum(by["counts"].values()) == by["count"] and by["counts"]["base"] > by["counts"]["占時"]
     assert F.find(ix, "dq09-duchuan", dim="base", limit=0)["count"] == by["counts"]["base"]
     assert F.find(ix, "dq09-duchuan and dim=base", limit=0)["count"] == by["counts"]["base"]
+    assert F.find(ix, "dq09-duchuan and 所變=本局", limit=0)["count"] == by["counts"]["base"]
+    assert F.find(ix, "門=涉害 and 月=寅 and 晝夜=夜", limit=0)["count"] == \
+        F.find(ix, "gate=涉害 and month=寅 and daynight=夜", limit=0)["count"]
     # 杜傳 (dq09) fires where the 月將 sits on 子: on the boards that vary 占時 it mostly does not
     note = by["notes"]["dq09-duchuan"]
     assert "占時" in note["changes_with"]

@@ -430,6 +430,13 @@ PARAM_DOC = {
     "source": "seed number (000 …)", "name": "part of a name, id or label", "symbol": "a branch, stem or general",
     "category": "one category, e.g. 臟腑", "seed": "the lesson's number", "chu": "初傳", "zhong": "中傳", "mo": "末傳",
     "gate": "發用之門 (賊克 比用 涉害 遙克 昴星 別責 八專 伏吟 返吟)", "ge": "a 格 the student expects (repeatable)",
+    "q": "find: an expression of rules and board facts (初傳=亥, 鬼@初傳, 貴人@卯, 初傳 空, gate=涉害) joined by "
+         "and/or/not; up to 1,500 characters",
+    "count_by": "find: counts by a key (month gate day lesson daynight dim ke, a position, a 天將); two keys "
+                "joined by a comma: a cross-table", "cooccur": "find: an expression whose co-occurring rules to list",
+    "sort": "find's co-occurrence: lift (default) or count", "min_count": "find's co-occurrence: the fewest boards",
+    "order": "find: lessons (distinct lessons first, default) or space",
+    "dim": "find: base (the base boards) or the boards varying hour, year, person, lunar, term",
 }
 
 

@@ -121,7 +121,8 @@ _POS_ALIAS = {"初伝": "初傳", "中伝": "中傳", "末伝": "末傳", "月�
 GENERALS = ("貴人", "螣蛇", "朱雀", "六合", "勾陳", "青龍", "天空", "白虎", "太常", "玄武", "太陰", "天后")
 _GEN_ALIAS = {"青竜": "青龍", "勾陳": "勾陳", "騰蛇": "螣蛇", "天後": "天后", **{k: v for k, v in zip("貴蛇雀合勾龍空虎常玄陰后", GENERALS)}}
 _KEYS = {"gate": "門", "門": "門", "發用": "門", "lesson": "體", "課": "體", "體": "體", "month": "month", "月": "month",
-         "day": "day", "日": "day", "daynight": "daynight", "晝夜": "daynight", "昼夜": "daynight", "dim": "dim"}
+         "day": "day", "日": "day", "daynight": "daynight", "晝夜": "daynight", "昼夜": "daynight", "dim": "dim",
+         "所變": "dim"}
 GRAMMAR = """\
 EXPR joins terms with and, or, not and parentheses (not binds tightest, then and, then or):
   RULE      a rule's name, alias, Japanese label or id        斬首   元首課   ge-zhanshou
@@ -451,7 +452,7 @@ def _split(v):
 
 def dim_word(v):
     """A dimension as typed (base, hour, 占時 …) → its word in the masks, or None."""
-    alias = {"base": "base", "基": "base", "hour": "占時", "year": "太歲", "person": "本命・行年", "本命": "本命・行年",
+    alias = {"base": "base", "本局": "base", "hour": "占時", "year": "太歲", "person": "本命・行年", "本命": "本命・行年",
              "行年": "本命・行年", "lunar": "農曆", "term": "節日"}
     v = alias.get(v, v)
     return v if v in DIM_WORDS.values() else None
@@ -989,7 +990,7 @@ def normalize_question(kb_dir, question):
 # --------------------------------------------------------------------------- the web's /find and /api/find
 FIND_KEYS = ("q", "month", "day", "gate", "daynight", "dim", "limit", "offset", "count_by", "cooccur", "each_lesson",
              "sort", "order", "min_count", "guiren", "shehai", "question", "lang")
-EXAMPLES = ("斬首 and 元首課", "三光課 and 魁度天門", "返吟 and not 涉害課", "初傳=亥 and 鬼@初傳", "貴人@卯 and not gate=涉害",
+EXAMPLES = ("斬首 and 元首課", "三光課 and 魁度天門", "返吟 and not 涉害課", "初傳=亥 and 鬼@初傳", "貴人@卯 and not 門=涉害",
             "初傳 空 and (返吟 or 伏吟)")
 PAGE = 20
 CHART_KEYS = ("gate", "month")

@@ -248,7 +248,7 @@ def create_app(kb=None, warm=True):
         except LiurenError as e:
             return page_error(request, e, lang=lang)
         return page(request, "rule.html", {"lang": lang, "v": v,
-                                           "where": FIND.rule_block(app.state.finder, v["e"].id, lang)})
+                                           "where": FINDWEB.rule_block(app.state.finder, v["e"].id, lang)})
 
     @app.get("/practice", response_class=HTMLResponse, summary="a drill: the 四課, then the 三傳 and the gate, then the 格")
     def practice(request: Request):
@@ -349,6 +349,7 @@ def create_app(kb=None, warm=True):
 
     # ------------------------------------------------------------------ where does it fire? (find)
     from liuren.app import find as FIND
+    from liuren.app import findweb as FINDWEB
     if getattr(app.state, "finder", None) is None:
         app.state.finder = FIND.Finder(svc.kb_dir)
 
@@ -360,25 +361,25 @@ def create_app(kb=None, warm=True):
         lang = lang_of(request)
         ctx, status = {"lang": lang, "p": {}}, 200
         try:
-            p = params(request, FIND.FIND_KEYS, long=P.LONG)
+            p = params(request, FINDWEB.FIND_KEYS, long=P.LONG)
             lang = L.check_lang(p.get("lang"))
-            ctx = dict(FIND.page_find(app.state.finder, p, lang), lang=lang)
+            ctx = dict(FINDWEB.page_find(app.state.finder, p, lang), lang=lang)
         except LiurenError as e:
-            if isinstance(e, FIND.WhichOne):
+            if isinstance(e, FINDWEB.WhichOne):
                 ctx = dict(e.ctx, lang=lang)        # a name several entries share: the choices, as links
             if "p" not in ctx or not isinstance(ctx.get("months"), list):
                 ctx = {"lang": lang, "p": dict(request.query_params), "r": None, "months": list(FIND.X.MONTHS),
-                       "gates": FIND.GATES, "examples": FIND.EXAMPLES, "space": 17280, "days": 60, "facets": {},
+                       "gates": FIND.GATES, "examples": FINDWEB.EXAMPLES, "space": 17280, "days": 60, "facets": {},
                        "charts": {}, "by_keys": FIND.COUNT_BY + (FIND.KE_KEY,)}
             ctx["error"] = L.error_text(e, lang)
             status = _find_status(e)
         return page(request, "find.html", ctx, status)
 
-    @app.get("/api/find", openapi_extra=_doc(FIND.FIND_KEYS), summary="where does it fire? (liuren find --json)")
+    @app.get("/api/find", openapi_extra=_doc(FINDWEB.FIND_KEYS), summary="where does it fire? (liuren find --json)")
     def api_find(request: Request):
         try:
-            p = params(request, FIND.FIND_KEYS, long=P.LONG)
-            return SafeJSON(FIND.api_find(app.state.finder, p, L.check_lang(p.get("lang"))))
+            p = params(request, FINDWEB.FIND_KEYS, long=P.LONG)
+            return SafeJSON(FINDWEB.api_find(app.state.finder, p, L.check_lang(p.get("lang"))))
         except LiurenError as e:
             return api_error(e, _find_status(e))
 

@@ -1,33 +1,29 @@
 """Queries over the whole board space (`liuren find`, /find, /api/find): where does a rule fire?
 
-An expression joins rule names or ids — in either language, or by an alias — with `and`, `or`,
-`not` and parentheses (`斬首 and 元首課`, `三光課 and not (返吟 or 伏吟)`); a name shared by several
-entries stands for any of them.  It is answered from the index of the space (explain.index):
-each entry's boards as a bitset, so that a query is a few operations on integers of 17,280
-bits.  Filters (month, day, gate, 晝夜) are masks of the same kind; counts by month, gate, day,
-lesson or 晝夜 (the facets of the page) are popcounts of the result under each mask.
+An expression (findexpr.py: rules and facts of the board joined by `and`, `or`, `not` and
+parentheses; a name several entries share is asked about, not combined) is answered from the
+index of the space (explain.index): each entry's and each fact's boards as a bitset, so that a
+query is a few operations on integers of one bit per board.  Filters (month, day, gate, 晝夜, the
+dimension a board varies) are masks of the same kind; counts by a key, cross-tables of two and the
+facets of the page are popcounts of the result under each mask.  The page and the API are in
+findweb.py, the export in export.py.
 
 Everything here returns plain data; the CLI prints it, the web app renders it.
 """
 from __future__ import annotations
 
 import difflib
-import re
 
+from liuren.app.findexpr import (DAYNIGHT, DIM_WORDS, DN_WORD, GATES, GENERALS, GRAMMAR, MAX_TOKENS, OPS,  # noqa: F401
+                                  POSITIONS, FindError, _GEN_ALIAS, _KEYS, _position, dim_word, fact_key, facts_in,
+                                  fold, names_in, parse, tokens)
 from liuren.casting.symbols import BRANCHES, JIAZI
 from liuren.errors import InputError
 from liuren.explain import index as X
 
-GATES = ("賊克", "比用", "涉害", "遙克", "昴星", "別責", "八專", "伏吟", "返吟")
 COUNT_BY = ("month", "gate", "day", "lesson", "daynight", "dim")
-DAYNIGHT = {"day": False, "晝": False, "night": True, "夜": True}
-DN_WORD = {False: "晝", True: "夜"}
-OPS = {"and", "or", "not"}
 MAX_LIMIT = 1000
-
-
-class FindError(InputError):
-    """A bad expression or filter: one line naming the token."""
+PAGE = 20
 
 
 # --------------------------------------------------------------------------- names
@@ -106,248 +102,6 @@ def display_name(ix, i, lang="zh"):
     return (labels.get(lang) if lang != "zh" else None) or name
 
 
-# --------------------------------------------------------------------------- expressions
-# An expression's atoms: a rule (its name, alias, label or id), or a fact of the board:
-#   P=X      position P's branch is X (初傳=亥, 干上=子; at 日干 its 寄宮)
-#   X@P      a 神煞 or 天將 X seen at position P (鬼@初傳, 貴人@日干): the KB's 「X 見於 P」
-#   G@B      a 天將 G on 地盤 branch B (貴人@卯): G rides the 天盤 branch over B
-#   P 空     P's branch is void (初傳 空, or 初傳空)
-#   gate=G   the 三傳's gate (gate=涉害, 門=涉害); 課=元首 its 課; month=寅, day=甲子, daynight=夜
-# joined by and, or, not and parentheses (not binds tightest, then and, then or).
-MAX_TOKENS = 20000          # a bound on an expression's size; the parser itself is iterative
-POSITIONS = ("日干", "日支", "干上", "干陰", "支上", "支陰", "初傳", "中傳", "末傳", "占時", "月將", "旬首", "旬尾",
-             "月建", "太歲", "本命", "行年")
-_POS_ALIAS = {"初伝": "初傳", "中伝": "中傳", "末伝": "末傳", "月将": "月將", "太歳": "太歲"}
-GENERALS = ("貴人", "螣蛇", "朱雀", "六合", "勾陳", "青龍", "天空", "白虎", "太常", "玄武", "太陰", "天后")
-_GEN_ALIAS = {"青竜": "青龍", "勾陳": "勾陳", "騰蛇": "螣蛇", "天後": "天后", **{k: v for k, v in zip("貴蛇雀合勾龍空虎常玄陰后", GENERALS)}}
-_KEYS = {"gate": "門", "門": "門", "發用": "門", "lesson": "體", "課": "體", "體": "體", "month": "month", "月": "month",
-         "day": "day", "日": "day", "daynight": "daynight", "晝夜": "daynight", "昼夜": "daynight", "dim": "dim",
-         "所變": "dim"}
-GRAMMAR = """\
-EXPR joins terms with and, or, not and parentheses (not binds tightest, then and, then or):
-  RULE      a rule's name, alias, Japanese label or id        斬首   元首課   ge-zhanshou
-  P=X       position P's branch is X                           初傳=亥   干上=子
-  X@P       a 神煞 or 天將 X seen at position P                 鬼@初傳   貴人@日干
-  G@B       a 天將 G on the 地盤 branch B                        貴人@卯
-  P 空      P's branch is void (旬空)                          初傳 空
-  gate=G    the gate of the 三傳 (or 課=元首), month=寅, day=甲子, daynight=夜
-positions: 日干 日支 干上 干陰 支上 支陰 初傳 中傳 末傳 占時 月將 本命 行年 太歲 月建 旬首 旬尾
-examples:
-  liuren find '斬首 and 元首課'
-  liuren find '初傳=亥 and 鬼@初傳'
-  liuren find '貴人@卯 and not gate=涉害' --count-by month,gate
-  liuren find '初傳 空 and (返吟 or 伏吟)' --count-by 初傳
-  liuren find --cooccur '初傳 空' --sort count
-  liuren find '斬首' --export boards.sqlite"""
-_TOKEN = re.compile(r'\s*(?:(?P<paren>[()（）])|"(?P<dq>[^"]*)"|\'(?P<sq>[^\']*)\'|(?P<word>[^\s()（）"\']+))')
-
-
-def tokens(expr):
-    if not isinstance(expr, str) or not expr.strip():
-        raise FindError("find: give an expression, e.g. '斬首 and 元首課'")
-    out, pos = [], 0
-    expr = expr.strip()
-    while pos < len(expr):
-        m = _TOKEN.match(expr, pos)
-        if m is None or m.end() == pos:
-            raise FindError(f"find: cannot read {expr[pos:pos + 20]!r} (an unclosed quote?)")
-        pos = m.end()
-        if len(out) >= MAX_TOKENS:
-            raise FindError(f"find: the expression has more than {MAX_TOKENS} terms and operators")
-        if m.group("paren"):
-            out.append(("(" if m.group("paren") in "(（" else ")", m.group("paren")))
-        elif m.group("word") is not None and m.group("word").lower() in OPS:
-            out.append((m.group("word").lower(), m.group("word")))
-        elif m.group("word") is not None and any(c in m.group("word") for c in "=@＝＠"):
-            out.append(("fact", m.group("word")))
-        else:
-            w = m.group("word") if m.group("word") is not None else (m.group("dq") if m.group("dq") is not None
-                                                                     else m.group("sq"))
-            if not w.strip():
-                raise FindError("find: an empty quoted name")
-            out.append(("name", w.strip()))
-    # 「初傳 空」: a position followed by 空 is one term
-    merged = []
-    for t in out:
-        if t == ("name", "空") and merged and merged[-1][0] == "name" and _position(merged[-1][1]):
-            merged[-1] = ("fact", merged[-1][1] + " 空")
-        else:
-            merged.append(t)
-    return merged
-
-
-def _position(w):
-    w = _POS_ALIAS.get(w, w)
-    return w if w in POSITIONS else None
-
-
-def fact_key(text):
-    """A fact term's key (see the grammar above); a malformed term is a FindError naming it."""
-    t = text.replace("＝", "=").replace("＠", "@").strip()
-    if t.endswith("空") and "=" not in t and "@" not in t:
-        p = _position(t[:-1].strip())
-        if p:
-            return ("空", p)
-    if t.count("=") + t.count("@") != 1:
-        raise FindError(f"find: {text!r}: write one of P=X (初傳=亥), X@P (鬼@初傳), G@B (貴人@卯), gate=G")
-    if "=" in t:
-        a, b = (x.strip() for x in t.split("="))
-        if _position(a):
-            if len(b) != 1 or b not in BRANCHES:
-                raise FindError(f"find: {text!r}: {b!r} is not a branch (子 … 亥)")
-            return ("=", _position(a), b)
-        k = _KEYS.get(a.lower() if a.isascii() else a)
-        if k is None:
-            raise FindError(f"find: {text!r}: {a!r} is neither a position ({'、'.join(POSITIONS[:9])} …) "
-                            "nor gate, 課, month, day, daynight")
-        if k == "門":
-            b = b[:-1] if b.endswith("門") and b[:-1] in GATES else b
-            if b not in GATES:
-                raise FindError(f"find: {text!r}: {b!r} is not a gate ({' '.join(GATES)})")
-        elif k == "month":
-            m = next((x for x in X.MONTHS if x == b or x[1] == b), None)
-            if m is None:
-                raise FindError(f"find: {text!r}: {b!r} is not a month branch (寅 … 丑)")
-            b = m
-        elif k == "day":
-            if b not in JIAZI:
-                raise FindError(f"find: {text!r}: {b!r} is not a day 干支 (甲子 … 癸亥)")
-        elif k == "daynight":
-            if b not in DAYNIGHT and b not in ("昼",):
-                raise FindError(f"find: {text!r}: {b!r} is not day or night (晝 or 夜)")
-            b = DN_WORD[DAYNIGHT.get(b, False)]
-        elif k == "dim":
-            if dim_word(b) is None:
-                raise FindError(f"find: {text!r}: {b!r} is not base or a dimension (hour, year, person, lunar, term)")
-            b = dim_word(b)
-        return (k, b)
-    a, b = (x.strip() for x in t.split("@"))
-    if not a or not b:
-        raise FindError(f"find: {text!r}: write X@P, e.g. 鬼@初傳 or 貴人@卯")
-    if len(b) == 1 and b in BRANCHES:
-        g = _GEN_ALIAS.get(a, a)
-        if g not in GENERALS:
-            raise FindError(f"find: {text!r}: on a 地盤 branch only a 天將 is placed ({'、'.join(GENERALS)}); "
-                            f"a 神煞 is seen at a position (鬼@初傳)")
-        return ("將", g, b)
-    p = _position(b)
-    if p is None:
-        raise FindError(f"find: {text!r}: {b!r} is neither a position ({'、'.join(POSITIONS[:9])} …) nor a branch")
-    return ("@", _GEN_ALIAS.get(a, a) if _GEN_ALIAS.get(a) in GENERALS else a, p)
-
-
-_PREC = {"or": 1, "and": 2, "not": 3}
-
-
-def parse(expr):
-    """The expression as a tree: ("name", text) | ("fact", key, text) | ("not", t) | ("and"|"or", a, b).
-    Iterative (operator precedence with explicit stacks): any depth of parentheses or nots, any
-    number of terms up to MAX_TOKENS, and never Python's recursion limit."""
-    toks = tokens(expr)
-    ops, vals = [], []              # ops: (op, token index); vals: trees
-
-    def where(k):
-        return f"at token {k + 1}" if k < len(toks) else "at the end"
-
-    def apply(op):
-        if op == "not":
-            vals.append(("not", vals.pop()))
-        else:
-            b = vals.pop()
-            vals.append((op, vals.pop(), b))
-
-    want_term = True
-    for k, (kind, text) in enumerate(toks):
-        if want_term:
-            if kind == "name":
-                vals.append(("name", text))
-                want_term = False
-            elif kind == "fact":
-                vals.append(("fact", fact_key(text), text))
-                want_term = False
-            elif kind in ("(", "not"):
-                ops.append((kind, k))
-            elif kind == ")":
-                if k and toks[k - 1][0] == "(":
-                    raise FindError(f"find: '()' {where(k - 1)} is empty")
-                raise FindError(f"find: {text!r} {where(k)} closes nothing")
-            else:
-                prev = toks[k - 1][1] if k else None
-                raise FindError(f"find: {text!r} {where(k)} " +
-                                (f"follows {prev!r}: a rule name is missing between them" if prev
-                                 else "has no rule before it"))
-        else:
-            if kind in ("and", "or"):
-                while ops and ops[-1][0] != "(" and _PREC[ops[-1][0]] >= _PREC[kind]:
-                    apply(ops.pop()[0])
-                ops.append((kind, k))
-                want_term = True
-            elif kind == ")":
-                while ops and ops[-1][0] != "(":
-                    apply(ops.pop()[0])
-                if not ops:
-                    raise FindError(f"find: {text!r} {where(k)} closes nothing")
-                ops.pop()
-            else:
-                raise FindError(f"find: {text!r} {where(k)}: join it with and / or to what comes before")
-    if want_term:
-        if not toks:
-            raise FindError("find: empty expression")
-        if toks[-1][0] == "(":
-            raise FindError(f"find: {toks[-1][1]!r} {where(len(toks) - 1)} is never closed")
-        raise FindError(f"find: {toks[-1][1]!r} at the end has nothing after it")
-    while ops:
-        op, k = ops.pop()
-        if op == "(":
-            raise FindError(f"find: {toks[k][1]!r} {where(k)} is never closed")
-        apply(op)
-    return vals[0]
-
-
-def _walk(tree):
-    """The nodes of a tree in order (left before right), without recursion: (node, under_not)."""
-    stack = [(tree, False)]
-    while stack:
-        node, neg = stack.pop()
-        yield node, neg
-        if node[0] == "not":
-            stack.append((node[1], True))
-        elif node[0] in ("and", "or"):
-            stack.append((node[2], neg))
-            stack.append((node[1], neg))
-
-
-def names_in(tree, positive=True, out=None):
-    """The names of a tree; positive=True: only those not under a `not`."""
-    out = [] if out is None else out
-    for node, neg in _walk(tree):
-        if node[0] == "name" and not (positive and neg):
-            out.append(node[1])
-    return out
-
-
-def facts_in(tree, positive=True):
-    return [node for node, neg in _walk(tree) if node[0] == "fact" and not (positive and neg)]
-
-
-def fold(tree, leaf, all_bits):
-    """The bitset of a tree: leaf(node) for its terms, combined without recursion."""
-    stack, vals = [(tree, False)], []
-    while stack:
-        node, done = stack.pop()
-        if node[0] in ("name", "fact"):
-            vals.append(leaf(node))
-        elif not done:
-            stack.append((node, True))
-            stack.extend((c, False) for c in reversed(node[1:]))
-        elif node[0] == "not":
-            vals.append(all_bits & ~vals.pop())
-        else:
-            b, a = vals.pop(), vals.pop()
-            vals.append(a & b if node[0] == "and" else a | b)
-    return vals[0]
-
-
 def evaluate(ix, tree, terms=None):
     """The bitset of boards where the expression holds; `terms` collects {name: ids}."""
     def leaf(node):
@@ -402,7 +156,6 @@ def _known(ix, kind):
 
 
 # --------------------------------------------------------------------------- masks (filters, facets)
-DIM_WORDS = {None: "base", "hour": "占時", "year": "太歲", "person": "本命・行年", "lunar": "農曆", "term": "節日"}
 
 
 def masks(ix):
@@ -448,14 +201,6 @@ def masks(ix):
 
 def _split(v):
     return [x.strip() for x in str(v).replace("，", ",").replace("、", ",").split(",") if x.strip()]
-
-
-def dim_word(v):
-    """A dimension as typed (base, hour, 占時 …) → its word in the masks, or None."""
-    alias = {"base": "base", "本局": "base", "hour": "占時", "year": "太歲", "person": "本命・行年", "本命": "本命・行年",
-             "行年": "本命・行年", "lunar": "農曆", "term": "節日"}
-    v = alias.get(v, v)
-    return v if v in DIM_WORDS.values() else None
 
 
 def filter_mask(ix, month=None, day=None, gate=None, daynight=None, dim=None):
@@ -985,155 +730,3 @@ def normalize_question(kb_dir, question):
     if q not in kb.questions:
         raise FindError(f"--question {question!r}: not a question of this KB (liuren questions lists them)")
     return q
-
-
-# --------------------------------------------------------------------------- the web's /find and /api/find
-FIND_KEYS = ("q", "month", "day", "gate", "daynight", "dim", "limit", "offset", "count_by", "cooccur", "each_lesson",
-             "sort", "order", "min_count", "guiren", "shehai", "question", "lang")
-EXAMPLES = ("斬首 and 元首課", "三光課 and 魁度天門", "返吟 and not 涉害課", "初傳=亥 and 鬼@初傳", "貴人@卯 and not 門=涉害",
-            "初傳 空 and (返吟 or 伏吟)")
-PAGE = 20
-CHART_KEYS = ("gate", "month")
-
-
-def _space_args(finder, p):
-    opts = check_options({k: p[k] for k in ("guiren", "shehai") if k in p})
-    question = normalize_question(finder.kb_dir, p.get("question"))
-    return opts, question
-
-
-def api_find(finder, p, lang="zh"):
-    """/api/find: the CLI's JSON (find --json), with the facets; cooccur=NAME: find --cooccur."""
-    opts, question = _space_args(finder, p)
-    for k in ("q", "cooccur"):
-        if k in p:
-            parse(p[k])
-    if "q" not in p and "cooccur" not in p:
-        raise FindError("find: give q=EXPR (e.g. q=斬首 and 元首課) or cooccur=NAME")
-    if p.get("count_by"):
-        parse_by(p["count_by"])
-    ix = finder.index(opts, question, build=False)
-    filters = {k: p.get(k) for k in ("month", "day", "gate", "daynight", "dim")}
-    if "cooccur" in p:
-        return cooccur(ix, p["cooccur"], p.get("limit", 20), lang=lang, sort=p.get("sort", "lift"),
-                       min_count=p.get("min_count", 1), **filters)
-    return find(ix, p["q"], limit=p.get("limit", PAGE), offset=p.get("offset", 0), count_by_key=p.get("count_by"),
-                facets=True, lang=lang, each_lesson=_flag(p, "each_lesson"), order=p.get("order", "lessons"), **filters)
-
-
-def _flag(p, name):
-    from liuren.app.params import flag
-    return bool(flag(p, name))
-
-
-def chart(counts, width=360, bar=18, gap=4):
-    """A horizontal bar chart's geometry (the page draws it as SVG): one bar per value, 0 included."""
-    top = max(counts.values() or [0]) or 1
-    rows = []
-    for k, (value, n) in enumerate(counts.items()):
-        rows.append({"value": value, "count": n, "y": k * (bar + gap), "w": round(width * n / top, 1)})
-    return {"rows": rows, "height": len(rows) * (bar + gap), "width": width, "bar": bar}
-
-
-def page_find(finder, p, lang="zh"):
-    """/find: the result with its facets as links (a value adds its filter; the chosen one removes
-    it), counts (a cross-table for two keys), charts by facet, co-occurrence, and the pager's
-    query strings."""
-    from urllib.parse import urlencode
-    ctx = {"p": p, "r": None, "facets": {}, "prev": None, "next": None, "why": None, "cooccur": [],
-           "months": list(X.MONTHS), "gates": GATES, "examples": EXAMPLES, "space": 60 * 12 * X.PER_LESSON,
-           "days": 60, "charts": {}, "which": None, "sort": p.get("sort", "lift"), "by_keys": COUNT_BY + (KE_KEY,)}
-    opts, question = _space_args(finder, p)
-    if "q" not in p:
-        return ctx
-    parse(p["q"])
-    by = parse_by(p["count_by"]) if p.get("count_by") else None
-    ix = finder.index(opts, question, build=False)
-    ctx["space"], ctx["days"] = ix.size, ix.days
-    sp = space(ix)
-    ctx["base_boards"] = sp["base_boards"]
-    ctx["extra_raw"] = sp["extra"]
-    filters = {k: p.get(k) for k in ("month", "day", "gate", "daynight", "dim")}
-    limit = _bounded("limit", p.get("limit", PAGE), 1, MAX_LIMIT)
-    items = [(k, v) for k, v in p.items() if k != "offset"]
-
-    def qs(**change):
-        d = dict(items)
-        for k, v in change.items():
-            if v is None:
-                d.pop(k, None)
-            else:
-                d[k] = v
-        return urlencode(list(d.items()))
-    try:
-        r = find(ix, p["q"], limit=limit, offset=p.get("offset", 0), facets=True, lang=lang,
-                 each_lesson=_flag(p, "each_lesson"), count_by_key=p.get("count_by"),
-                 order=p.get("order", "lessons"), **filters)
-    except Ambiguous as e:
-        ctx["which"] = {"name": e.name, "choices": [
-            {"id": i, "name": display_name(ix, i, lang), "kind": kind, "count": n,
-             "qs": qs(q=_replace_name(p["q"], e.name, i), offset=None)} for i, _, kind, n in e.choices]}
-        raise WhichOne(e, ctx) from None
-    r["offset"] = int(p.get("offset", 0))
-    ctx["r"] = r
-    ctx["note_names"] = {i: display_name(ix, i, lang) for i in r["notes"]}
-    from liuren.explain.words import WORDS
-    ctx["extra"] = [WORDS[lang]["find_extra_item"].format(dim=k, n=e["boards"]) for k, e in ctx.pop("extra_raw").items()]
-    words = {"daynight": {"晝": "day", "夜": "night"}, "dim": {"base": "base", "占時": "hour", "太歲": "year",
-                                                             "本命・行年": "person", "農曆": "lunar", "節日": "term"}}
-    for key, counts in r["facets"].items():
-        out = []
-        for value, count in counts.items():
-            param = words.get(key, {}).get(value, value)
-            on = p.get(key) in (param, value)
-            out.append({"value": value, "count": count, "on": on, "qs": qs(**{key: None if on else param})})
-        ctx["facets"][key] = out
-    if "counts" in r:
-        ctx["charts"][by[0]] = chart(r["counts"])
-    else:
-        ctx["charts"] = {k: chart(r["facets"][k]) for k in CHART_KEYS}
-    off = r["offset"]
-    if off > 0:
-        ctx["prev"] = qs(offset=str(max(0, off - limit)) if off - limit > 0 else None)
-    r["total"] = r.get("lessons", r["count"])
-    if off + limit < r["total"]:
-        ctx["next"] = qs(offset=str(off + limit))
-    if r["count"]:
-        sort = p.get("sort", "lift")
-        co = cooccur(ix, p["q"], 10, lang=lang, sort=sort, min_count=p.get("min_count", 1), **filters)["cooccur"]
-        for row in co:
-            row["qs"] = urlencode([("q", f"({p['q']}) and {row['id']}")] + [(k, v) for k, v in items
-                                                                          if k not in ("q", "sort", "min_count")])
-        ctx["cooccur"] = co
-        ctx["sort_qs"] = {s: qs(sort=s, offset=None) for s in SORTS}
-    pos = [n for n in names_in(parse(p["q"])) if n in r["terms"]]
-    if pos and r["terms"][pos[0]]:
-        ctx["why"] = r["terms"][pos[0]][0]["id"]
-    return ctx
-
-
-class WhichOne(FindError):
-    """A name several entries share, on the page: the error with the choices to link."""
-
-    def __init__(self, e, ctx):
-        super().__init__(str(e))
-        self.ctx = ctx
-
-
-def _replace_name(expr, name, entry_id):
-    """The expression with the name `name` (a whole token) written as the id of one entry."""
-    out = []
-    for kind, text in tokens(expr):
-        out.append(entry_id if kind == "name" and text == name else
-                   f"'{text}'" if kind == "name" and (" " in text or text.lower() in OPS) else text)
-    return " ".join(out).replace("( ", "(").replace(" )", ")")
-
-
-def rule_block(finder, entry_id, lang="zh"):
-    """A rule page's "where it fires", or None when the index is not built (a note says how)."""
-    try:
-        ix = finder.index(build=False)
-    except NotBuilt as e:
-        from liuren.explain.words import error_text
-        return {"missing": error_text(e, lang)}
-    return where_it_fires(ix, entry_id, 10, lang)

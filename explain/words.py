@@ -128,7 +128,7 @@ WORDS = {
         # /find
         "find_title": "何處發", "find_q": "式", "find_month": "月", "find_day": "日", "find_gate": "門",
         "find_daynight": "晝夜", "find_each": "每課一局", "find_go": "查",
-        "find_note": "以 and、or、not 及括號連規則之名（亦可日譯名、別名、代號）。於 {space} 局（六十日 × 月將加子十二 × 晝夜 × 十二月）中查之。",
+        "find_note": "以 and、or、not 及括號連規則之名（亦可日譯名、別名、代號）。於全 {space} 局中查之（其所定所變見下）。",
         "find_cooccur": "常與之同發", "find_where": "所在", "find_share": "比", "find_lift": "提升度",
         "find_grammar_h": "式之寫法", "find_grammar": [
             ["斬首　元首課", "規則之名（或日譯名、別名、代號）"], ["初傳=亥", "某位之支為某支"],
@@ -224,7 +224,7 @@ WORDS = {
         "day_g": "昼", "night_g": "夜", "month_unit": "月",
         "find_title": "どこで発するか", "find_q": "式", "find_month": "月", "find_day": "日", "find_gate": "門",
         "find_daynight": "昼夜", "find_each": "一課一盤", "find_go": "検索",
-        "find_note": "規則の名（日訳名・別名・記号も可）を and・or・not・括弧で結ぶ。全 {space} 盤（六十日 × 十二月将加子 × 昼夜 × 十二月）から探す。",
+        "find_note": "規則の名（日訳名・別名・記号も可）を and・or・not・括弧で結ぶ。全 {space} 盤から探す（何を固定し何を変えたかは下に）。",
         "find_cooccur": "よく共に発するもの", "find_where": "見える所", "find_share": "割合", "find_lift": "リフト値",
         "find_grammar_h": "式の書き方", "find_grammar": [
             ["斬首　元首課", "規則の名（日訳名・別名・記号も可）"], ["初傳=亥", "ある位の支がある支である"],

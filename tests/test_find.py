@@ -702,5 +702,7 @@ def test_the_space_varies_what_rules_read_and_says_so(ix, cli_ix, capsys, client
     page = client.get("/find", params={"q": "dq09-duchuan", "lang": "ja"}).text
     assert "占時を変えた盤で発し方が変わる" in page.split('id="find-notes"')[1].split("</ul>")[0]
     assert 'id="facet-dim"' in page and "占時を変えた盤" in page.split('id="find-space"')[1].split("</p>")[0]
+    facet = page.split('id="facet-dim"')[1].split("</div>")[0]
+    assert "基本の盤" in facet and "base" not in re.sub(r"<[^>]+>", "", facet)     # words, not the parameter
     with pytest.raises(F.FindError, match="--dim"):
         F.find(ix, "斬首", dim="weather")

@@ -101,14 +101,23 @@ def page_find(finder, p, lang="zh"):
     ctx["extra"] = [WORDS[lang]["find_extra_item"].format(dim=k, n=e["boards"]) for k, e in ctx.pop("extra_raw").items()]
     words = {"daynight": {"晝": "day", "夜": "night"}, "dim": {"base": "base", "占時": "hour", "太歲": "year",
                                                              "本命・行年": "person", "農曆": "lunar", "節日": "term"}}
+    from liuren.explain.words import WORDS
+    base_word = WORDS[lang]["find_base"]
+
+    def shown(v):                       # the base boards, in the page's words
+        return base_word if v == "base" else v
     for key, counts in r["facets"].items():
         out = []
         for value, count in counts.items():
             param = words.get(key, {}).get(value, value)
             on = p.get(key) in (param, value)
-            out.append({"value": value, "count": count, "on": on, "qs": qs(**{key: None if on else param})})
+            out.append({"value": shown(value), "count": count, "on": on, "qs": qs(**{key: None if on else param})})
         ctx["facets"][key] = out
+    if "table" in r:
+        r["table"] = dict(r["table"], rows=[shown(v) for v in r["table"]["rows"]],
+                          cols=[shown(v) for v in r["table"]["cols"]])
     if "counts" in r:
+        r["counts"] = {shown(k): v for k, v in r["counts"].items()}
         ctx["charts"][by[0]] = chart(r["counts"])
     else:
         ctx["charts"] = {k: chart(r["facets"][k]) for k in CHART_KEYS}

@@ -706,3 +706,19 @@ def test_the_space_varies_what_rules_read_and_says_so(ix, cli_ix, capsys, client
     assert "基本の盤" in facet and "base" not in re.sub(r"<[^>]+>", "", facet)     # words, not the parameter
     with pytest.raises(F.FindError, match="--dim"):
         F.find(ix, "斬首", dim="weather")
+
+
+def test_cli_export_without_an_expression_is_every_board(ix, cli_ix, capsys, tmp_path):
+    import csv
+    out = tmp_path / "all.csv"
+    assert main(["find", "--export", str(out)]) == 0
+    line = capsys.readouterr().out.strip()
+    with open(tmp_path / "all.boards.csv", encoding="utf-8") as f:
+        boards = list(csv.DictReader(f))
+    assert len(boards) == ix.size and line.startswith(f"{out}: {ix.size} boards")
+    dims = {b["dim"] for b in boards}
+    assert "base" in dims and "占時" in dims
+    with open(out, encoding="utf-8") as f:
+        n = sum(1 for _ in f) - 1
+    assert n == sum(x.bit_count() for x in ix.bits.values())
+    assert main(["find", "斬首", "--export", str(tmp_path / "x.csv"), "--count-by", "gate"]) == 2

@@ -569,7 +569,7 @@ def test_places_by_board_are_the_runs(ix):
     for e in rng.sample(sorted(ix.places), 20):
         for i in rng.sample(F.bits_of(ix.all), 30):
             scan = [p for p, runs in ix.places[e] if any(a <= i < b for a, b in runs)]
-            assert ix.places_of(e, i) == scan
+            assert ix.places_of(e, i) == scan == F.places_at(ix, e, i)
 
 
 def test_the_space_says_what_it_fixed(ix, cli_ix, capsys, client):

@@ -66,7 +66,7 @@ def firing_rows(ix, sel, lang="zh"):
         name, kind = F.display_name(ix, e, lang), ix.names.get(e, ("", ""))[1]
         has_places = e in ix.places
         for i in iter_bits(x):
-            yield (i, e, name, kind, "；".join(ix.places_of(e, i)) if has_places else "")
+            yield (i, e, name, kind, "；".join(F.places_at(ix, e, i)) if has_places else "")
 
 
 def selection(ix, expr=None, month=None, day=None, gate=None, daynight=None, dim=None):

@@ -415,6 +415,23 @@ _INPUTS = (("year", "year"), ("born", "born"), ("benming", "benming"), ("xingnia
            ("lunar", "lunar"), ("term_day", "term-day"))
 
 
+def places_at(ix, entry, i):
+    """The places `entry` was about on board i, by bisection among the starts of each place's runs
+    (sorted and apart; the starts worked out once per entry and process): no scan, no table of
+    every board."""
+    import bisect
+    by_entry = ix.__dict__.setdefault("_places_bisect", {})
+    t = by_entry.get(entry)
+    if t is None:
+        t = by_entry[entry] = [(place, [a for a, _ in runs], runs) for place, runs in ix.places.get(entry, ())]
+    out = []
+    for place, starts, runs in t:
+        k = bisect.bisect_right(starts, i) - 1
+        if k >= 0 and i < runs[k][1]:
+            out.append(place)
+    return out
+
+
 def board_record(ix, i, terms=(), lang="zh", kb_arg=None, tail=None, memo=None):
     b = ix.board(i)
     gate, subtype, chuan = ix.lesson_of(i)
@@ -430,8 +447,14 @@ def board_record(ix, i, terms=(), lang="zh", kb_arg=None, tail=None, memo=None):
     about = {}
     for name, ids in terms:
         for e in ids:
-            if (ix.bits.get(e, 0) >> i) & 1:
-                ps = ix.places_of(e, i)
+            raw = memo.get(("bits", e)) if memo is not None else None
+            if raw is None:                 # the entry's bits as bytes, once per call: a bit test, not a shift
+                x = ix.bits.get(e, 0)
+                raw = x.to_bytes((x.bit_length() + 8) // 8, "little")
+                if memo is not None:
+                    memo[("bits", e)] = raw
+            if (i >> 3) < len(raw) and raw[i >> 3] >> (i & 7) & 1:
+                ps = places_at(ix, e, i)
                 about.setdefault(name, [])
                 about[name] += [p for p in ps if p not in about[name]]
     if about:

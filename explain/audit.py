@@ -275,10 +275,12 @@ def _work(args):
     pairs = defaultdict(lambda: [0, None])
     prev = None
     i = start
+    reads = _entry_reads()
     for i, b in enumerate(boards, start):
         lesson = SPACE.plate_key(b)
         walk.judge(i, b, incremental=(lesson == prev), net=net)
         prev = lesson
+        dim = SPACE.dim_of(b)
         for x, items in walk.subjects().items():
             if len(items) < 2:
                 continue
@@ -287,12 +289,25 @@ def _work(args):
             for ra in good:
                 for rc in bad:
                     if ra != rc:
+                        # an extra board counts for a pair when one of the two reads what it varies
+                        # (otherwise it repeats its base board)
+                        if dim is not None and dim not in reads.get(ra, ()) and dim not in reads.get(rc, ()):
+                            continue
                         p = pairs[(ra, rc) if ra < rc else (rc, ra)]
                         p[0] += 1
                         if p[1] is None:
                             p[1] = (i, x)
     walk.close(i + 1)
     return dict(walk.ranges), {k: tuple(v) for k, v in pairs.items()}
+
+
+def _entry_reads():
+    r = _W.get("reads")
+    if r is None:
+        from liuren.rules.kbload import load_kb
+        kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
+        r = _W["reads"] = SPACE.entry_reads(kb)
+    return r
 
 
 def _tasks(boards, procs, start=0, net=None):
@@ -493,18 +508,26 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
     ents = kb.entries
     # an entry fired in the widened space is compared there; a question-only entry on its boards
     fired_at = {k: (v if not v or v[0] >= n_main else [i for i in v if i < n_main]) for k, v in fired_at.items()}
-    universe = {}
+    # an entry's own space: the base boards and the extra boards of what it reads (an extra board
+    # of another dimension repeats its base board for it), or its question's boards
+    ereads = SPACE.entry_reads(kb)
+    dim_at = [SPACE.dim_of(b) for b in boards[:n_main]]
+    n_dim = Counter(dim_at)
+    universe, own = {}, {}
     for k, v in fired_at.items():
         if v and v[0] >= n_main:
             qs = {boards[i].get("question") for i in v}
             universe[k] = sum(1 for b in boards[n_main:] if b.get("question") in qs)
+            own[k] = len(v)
         else:
-            universe[k] = n_main
+            ds = ereads.get(k, set())
+            universe[k] = sum(c for d, c in n_dim.items() if d is None or d in ds)
+            own[k] = sum(1 for i in v if dim_at[i] is None or dim_at[i] in ds)
     judged = {e.id for e in ents.values() if e.kind in JUDGMENT_KINDS}
     checkable = [e for e in ents.values() if e.id in kb.rules or
                  (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
     never = sorted(e.id for e in checkable if not fired_at.get(e.id))
-    always = sorted(e.id for e in checkable if fired_at.get(e.id) and len(fired_at[e.id]) == universe[e.id])
+    always = sorted(e.id for e in checkable if fired_at.get(e.id) and own[e.id] == universe[e.id])
 
     conflicts = {"declared": [], "undeclared": []}
     for (a, b), (count, ex) in sorted(pairs.items()):
@@ -523,7 +546,7 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
     bits = {}
     for e in sorted(judged):
         idx = fired_at.get(e)
-        if idx and len(idx) < universe[e]:
+        if idx and own[e] < universe[e]:
             v = 0
             for i in idx:
                 v |= 1 << i
@@ -537,11 +560,11 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
             g = sorted(g)
             first = (v & -v).bit_length() - 1
             redundant.append({"rules": g, "names": [ents[x].name for x in g],
-                              "valences": [ents[x].valence or "" for x in g], "boards": bin(v).count("1"),
+                              "valences": [ents[x].valence or "" for x in g], "boards": max(own[x] for x in g),
                               "board": dict(boards[first]), "command": judge_command(boards[first], kb_dir)})
     subsumed, trivial = [], 0
     items = sorted(bits.items(), key=lambda kv: bin(kv[1]).count("1"))
-    counts = {k: bin(v).count("1") for k, v in bits.items()}
+    counts = {k: own[k] for k in bits}
     for i, (a, va) in enumerate(items):
         ca = counts[a]
         for b, vb in items[i + 1:]:
@@ -562,7 +585,7 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
             "never_fire": never_items,
             "always_fire": [_ref(ents, x) for x in always], "conflicts": conflicts,
             "redundant": redundant, "subsumed": subsumed,
-            "firing_counts": {k: len(v) for k, v in sorted(fired_at.items()) if k in ents and v},
+            "firing_counts": {k: own[k] for k, v in sorted(fired_at.items()) if k in ents and v},
             "firing_universe": {k: universe[k] for k in sorted(fired_at) if k in ents and fired_at[k]}}
 
 
@@ -972,6 +995,13 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     read = SPACE.reads(kb)
     who = SPACE.readers(kb, read)
     dims = [d["id"] for d in SPACE.DIMENSIONS if who[d["id"]]] if wide else []
+    if rules is not None:
+        # --rules: only the dimensions those rules read (through what they rest on)
+        bad = [x for x in rules if x not in kb.entries]
+        if bad:
+            raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
+        mine = dependency_closure(kb, set(rules))
+        dims = [d for d in dims if any(d in read.get(r, ()) for r in mine)]
     if wide:
         boards, _ = wide_space(months, daynight, options, days, question, dims)
     else:
@@ -993,7 +1023,8 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
             dims.append("question")
     if rules is not None:
         return audit_rules(kb, kb_dir, rules, boards, n_main, nets, procs, progress, dims, qspaces, t0,
-                           dict(months=months, daynight=daynight, options=options or {}, days=days))
+                           dict(months=months, daynight=daynight, options=options or {}, days=days, question=question),
+                           read)
     fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets)
     rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
@@ -1008,15 +1039,15 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     return rep
 
 
-def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space):
+def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read):
     """`liuren audit --rules ID…`: those entries and the rules they meet, without the whole walk.
     1. A network of only what the entries rest on judges the whole space: where they fire.
     2. The whole network judges the boards where they fire: every rule they meet there, and
        every conflict with them (a conflict needs them to fire).
-    3. A network of the met rules that could be redundant with them or nest with them (those
-       that fire wherever they do, and those of their kind) judges the whole space: their own
-       firing sets, for redundancy and subsumption.  (A narrower rule of another kind is left
-       to the full audit: judging every rule met would be the full audit.)
+    3. A network of the met rules that fire wherever they do judges the whole space: their own
+       firing sets, for redundancy and for the entries' nesting inside them.  The met rules of
+       their kind that fire on only some of their boards (which may nest inside them) are
+       listed as not compared: judging what they rest on everywhere is the full audit's work.
     Findings are those that name one of the entries."""
     from liuren.rules.kblint import dependency_closure
     ids = list(dict.fromkeys(ids))
@@ -1047,11 +1078,29 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         if any(s and s <= on for s in mine_set.values()) or e.kind in kinds:
             cand.add(y)
     fired = {x: fired1.get(x, []) for x in ids}
+    wide = {y for y in cand if any(s and s <= {back[j] for j in fired2[y]} for s in mine_set.values())}
+    closure3 = dependency_closure(kb, cand) if cand else set()
+    # only the rules that fire wherever they do (equal or broader) are judged over the space: the
+    # narrower ones of their kind would need what they rest on judged everywhere — the full audit
+    skipped = sorted(cand - wide)
+    cand = wide
+    closure3 = dependency_closure(kb, cand) if cand else set()
     if cand:
-        closure3 = dependency_closure(kb, cand)
-        fired3, _ = run_space(boards, kb_dir, None, procs, progress, "rules 3/3",
-                              nets=[(a, b, ((net[0] if net else None), tuple(sorted(closure3)))) for a, b, net in nets])
-        fired.update({y: fired3.get(y, []) for y in cand})
+        # on the boards of the dimensions the candidates read; a board of another dimension
+        # gives them what its base board gives
+        need = {d for r in closure3 for d in read.get(r, ())}
+        keep = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need
+                or (_dim_of(b) == "year" and "person" in need)]
+        keep += list(range(n_main, len(boards)))
+        sub3 = [boards[i] for i in keep]
+        nets3 = [(a - n_main + (len(keep) - (len(boards) - n_main)), b - n_main + (len(keep) - (len(boards) - n_main)),
+                  ((net[0] if net else None), tuple(sorted(closure3)))) for a, b, net in nets[1:]]
+        n3 = len(keep) - (len(boards) - n_main)
+        fired3, _ = run_space(sub3, kb_dir, None, procs, progress, "rules 3/3",
+                              nets=[(0, n3, (None, tuple(sorted(closure3))))] + nets3)
+        for y in cand:
+            got = [keep[j] for j in fired3.get(y, [])]
+            fired[y] = _fill_dims(boards, n_main, got, need)
     rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True)
     keep = set(ids)
     rep["never_fire"] = [x for x in rep["never_fire"] if x["id"] in keep]
@@ -1060,6 +1109,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["subsumed"] = [x for x in rep["subsumed"] if x["narrow"] in keep or x["broad"] in keep]
     rep["firing_counts"] = {k: v for k, v in rep["firing_counts"].items() if k in keep}
     rep["met"] = sorted(met)
+    rep["not_compared"] = skipped
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,
                         definition=SPACE.describe(kb, None, set(dims)))
     rep["variants"], rep["source_disagreements"] = [], []
@@ -1067,6 +1117,30 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["findings"] = findings(kb, rep)
     rep["seconds"] = round(time.time() - t0, 1)
     return rep
+
+
+_dim_of = SPACE.dim_of
+
+
+def _fill_dims(boards, n_main, got, need):
+    """Firings judged without the extra boards of some dimensions: on such a board a rule that
+    does not read its dimension fires as on the lesson's base board it was made from (the board
+    of the same day, plate, month and 晝夜 with no extra input)."""
+    got = set(got)
+    base_at = {}
+    for i, b in enumerate(boards[:n_main]):
+        if _dim_of(b) is None:
+            base_at[(b["day"], b["jiang"], b["month"], b["night"])] = i
+    out = set(got)
+    for i, b in enumerate(boards[:n_main]):
+        d = _dim_of(b)
+        # a year board moves 行年 too (the birth year is kept): it is read by 本命・行年 rules as well
+        if d is not None and d not in need and not (d == "year" and "person" in need):
+            off = (SPACE.BRANCHES.index(b["jiang"]) - SPACE.BRANCHES.index(b["hour"])) % 12
+            src = base_at.get((b["day"], SPACE.BRANCHES[off], b["month"], b["night"]))
+            if src in got:
+                out.add(i)
+    return sorted(out)
 
 
 # --------------------------------------------------------------------------- findings

@@ -1198,7 +1198,11 @@ def findings(kb, rep):
             sev, msg = "warning", "never fires, even under its question " + "、".join(x.get("questions", []))
         else:
             sev, msg = "warning", "never fires, and nothing explains it (no example that fires, no question)"
-        f = {"severity": sev, "check": "never fires", "boards": 0, "entries": [ref(x["id"])], "message": msg}
+        why = ("example_fails" if ex == "example_fails" else "unreachable" if reason == "unreachable" else
+               "example_fires" if ex == "example_fires" or reason == "outside the space" else
+               "question" if reason == "question" else "unknown")
+        f = {"severity": sev, "check": "never fires", "boards": 0, "entries": [ref(x["id"])], "message": msg,
+             "why": why}
         if x.get("example"):
             f["board"] = x["example"]
             f["command"] = judge_command(x["example"], rep.get("kb_dir"))

@@ -62,10 +62,28 @@ MORE = """\
 """
 
 
+DECL = """\
+tables:
+  - id: declared-conflicts
+    name: 宣告之相反
+    kind: 總則表
+    columns: [甲, 乙]
+    reading: 試。
+    rows:
+      - id: t-decl-glob
+        name: 全盤合參
+        甲: [t-whole-*]
+        乙: [t-mix-*]
+        reading: 試。
+        source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+"""
+
+
 def _kb(root, extra=""):
     d = root / "kb"
     shutil.copytree(packaged_kb_dir() / "core", d / "core")
     (d / "planted.yaml").write_text(textwrap.dedent(PLANTED) + MORE + extra, encoding="utf-8")
+    (d / "decl.yaml").write_text(DECL, encoding="utf-8")
     return d
 
 
@@ -201,3 +219,20 @@ def test_rules_mode_gives_what_the_whole_audit_gives_for_them(kb, rep):
     assert sub(one) <= sub(rep) and "t-declared" in one["not_compared"]
     assert one["firing_counts"]["t-good"] == rep["firing_counts"]["t-good"]
     assert main(["audit", "--kb", str(kb), "--rules", "t-nothing", "--quiet"]) == 2
+
+
+def test_declared_pairs_name_their_declaration(rep, kb):
+    dec = _pairs(rep, "declared")
+    # declared on the rule itself (conflicts: [t-good]): that line, not a wildcard
+    c = dec[("t-declared", "t-good")]
+    cov = c["covered_by"][0]
+    assert cov["how"] == "entry" and cov["file"] == "kb/planted.yaml" and not c["wildcard_only"]
+    assert "conflicts:" in (kb / "planted.yaml").read_text(encoding="utf-8").splitlines()[cov["line"] - 1]
+    # a glob row of declared-conflicts: its file:line, and counted as covered only by a wildcard
+    g = next(x for k, x in dec.items() if {a[:6] for a in k} == {"t-mix-", "t-whol"})
+    assert g["covered_by"][0]["id"] == "t-decl-glob" and g["wildcard_only"]
+    assert "t-decl-glob" in (kb / "decl.yaml").read_text(encoding="utf-8").splitlines()[g["covered_by"][0]["line"] - 1]
+    from liuren.explain.audit import declared_stats, markdown
+    st = declared_stats(rep)
+    assert st["wildcard_only"] == sum(1 for x in dec.values() if x["wildcard_only"]) and 0 < st["share"] < 1
+    assert f"covered only by wildcard rows" in markdown(rep) and "decl.yaml:" in markdown(rep)

@@ -275,10 +275,12 @@ def _work(args):
     pairs = defaultdict(lambda: [0, None])
     prev = None
     i = start
+    reads = _entry_reads()
     for i, b in enumerate(boards, start):
         lesson = SPACE.plate_key(b)
         walk.judge(i, b, incremental=(lesson == prev), net=net)
         prev = lesson
+        dim = SPACE.dim_of(b)
         for x, items in walk.subjects().items():
             if len(items) < 2:
                 continue
@@ -287,12 +289,25 @@ def _work(args):
             for ra in good:
                 for rc in bad:
                     if ra != rc:
+                        # an extra board counts for a pair when one of the two reads what it varies
+                        # (otherwise it repeats its base board)
+                        if dim is not None and dim not in reads.get(ra, ()) and dim not in reads.get(rc, ()):
+                            continue
                         p = pairs[(ra, rc) if ra < rc else (rc, ra)]
                         p[0] += 1
                         if p[1] is None:
                             p[1] = (i, x)
     walk.close(i + 1)
     return dict(walk.ranges), {k: tuple(v) for k, v in pairs.items()}
+
+
+def _entry_reads():
+    r = _W.get("reads")
+    if r is None:
+        from liuren.rules.kbload import load_kb
+        kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
+        r = _W["reads"] = SPACE.entry_reads(kb)
+    return r
 
 
 def _tasks(boards, procs, start=0, net=None):
@@ -493,18 +508,26 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
     ents = kb.entries
     # an entry fired in the widened space is compared there; a question-only entry on its boards
     fired_at = {k: (v if not v or v[0] >= n_main else [i for i in v if i < n_main]) for k, v in fired_at.items()}
-    universe = {}
+    # an entry's own space: the base boards and the extra boards of what it reads (an extra board
+    # of another dimension repeats its base board for it), or its question's boards
+    ereads = SPACE.entry_reads(kb)
+    dim_at = [SPACE.dim_of(b) for b in boards[:n_main]]
+    n_dim = Counter(dim_at)
+    universe, own = {}, {}
     for k, v in fired_at.items():
         if v and v[0] >= n_main:
             qs = {boards[i].get("question") for i in v}
             universe[k] = sum(1 for b in boards[n_main:] if b.get("question") in qs)
+            own[k] = len(v)
         else:
-            universe[k] = n_main
+            ds = ereads.get(k, set())
+            universe[k] = sum(c for d, c in n_dim.items() if d is None or d in ds)
+            own[k] = sum(1 for i in v if dim_at[i] is None or dim_at[i] in ds)
     judged = {e.id for e in ents.values() if e.kind in JUDGMENT_KINDS}
     checkable = [e for e in ents.values() if e.id in kb.rules or
                  (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
     never = sorted(e.id for e in checkable if not fired_at.get(e.id))
-    always = sorted(e.id for e in checkable if fired_at.get(e.id) and len(fired_at[e.id]) == universe[e.id])
+    always = sorted(e.id for e in checkable if fired_at.get(e.id) and own[e.id] == universe[e.id])
 
     conflicts = {"declared": [], "undeclared": []}
     for (a, b), (count, ex) in sorted(pairs.items()):
@@ -523,7 +546,7 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
     bits = {}
     for e in sorted(judged):
         idx = fired_at.get(e)
-        if idx and len(idx) < universe[e]:
+        if idx and own[e] < universe[e]:
             v = 0
             for i in idx:
                 v |= 1 << i
@@ -537,11 +560,11 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
             g = sorted(g)
             first = (v & -v).bit_length() - 1
             redundant.append({"rules": g, "names": [ents[x].name for x in g],
-                              "valences": [ents[x].valence or "" for x in g], "boards": bin(v).count("1"),
+                              "valences": [ents[x].valence or "" for x in g], "boards": max(own[x] for x in g),
                               "board": dict(boards[first]), "command": judge_command(boards[first], kb_dir)})
     subsumed, trivial = [], 0
     items = sorted(bits.items(), key=lambda kv: bin(kv[1]).count("1"))
-    counts = {k: bin(v).count("1") for k, v in bits.items()}
+    counts = {k: own[k] for k in bits}
     for i, (a, va) in enumerate(items):
         ca = counts[a]
         for b, vb in items[i + 1:]:
@@ -562,7 +585,7 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
             "never_fire": never_items,
             "always_fire": [_ref(ents, x) for x in always], "conflicts": conflicts,
             "redundant": redundant, "subsumed": subsumed,
-            "firing_counts": {k: len(v) for k, v in sorted(fired_at.items()) if k in ents and v},
+            "firing_counts": {k: own[k] for k, v in sorted(fired_at.items()) if k in ents and v},
             "firing_universe": {k: universe[k] for k in sorted(fired_at) if k in ents and fired_at[k]}}
 
 
@@ -972,6 +995,13 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     read = SPACE.reads(kb)
     who = SPACE.readers(kb, read)
     dims = [d["id"] for d in SPACE.DIMENSIONS if who[d["id"]]] if wide else []
+    if rules is not None:
+        # --rules: only the dimensions those rules read (through what they rest on)
+        bad = [x for x in rules if x not in kb.entries]
+        if bad:
+            raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
+        mine = dependency_closure(kb, set(rules))
+        dims = [d for d in dims if any(d in read.get(r, ()) for r in mine)]
     if wide:
         boards, _ = wide_space(months, daynight, options, days, question, dims)
     else:
@@ -993,7 +1023,8 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
             dims.append("question")
     if rules is not None:
         return audit_rules(kb, kb_dir, rules, boards, n_main, nets, procs, progress, dims, qspaces, t0,
-                           dict(months=months, daynight=daynight, options=options or {}, days=days))
+                           dict(months=months, daynight=daynight, options=options or {}, days=days, question=question),
+                           read)
     fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets)
     rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
@@ -1008,14 +1039,15 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     return rep
 
 
-def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space):
+def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read):
     """`liuren audit --rules ID…`: those entries and the rules they meet, without the whole walk.
     1. A network of only what the entries rest on judges the whole space: where they fire.
     2. The whole network judges the boards where they fire: every rule they meet there, and
        every conflict with them (a conflict needs them to fire).
-    3. A network of the met rules that could be redundant with them or nest with them (those
-       that fire wherever they do, and those of their kind and tone) judges the whole space:
-       their own firing sets, for redundancy and subsumption.
+    3. A network of the met rules that fire wherever they do judges the whole space: their own
+       firing sets, for redundancy and for the entries' nesting inside them.  The met rules of
+       their kind that fire on only some of their boards (which may nest inside them) are
+       listed as not compared: judging what they rest on everywhere is the full audit's work.
     Findings are those that name one of the entries."""
     from liuren.rules.kblint import dependency_closure
     ids = list(dict.fromkeys(ids))
@@ -1036,21 +1068,39 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items() if k[0] in ids or k[1] in ids}
     met = {x for x, v in fired2.items() if x in kb.entries and x not in ids}
     mine_set = {x: set(fired1.get(x, ())) for x in ids}
-    kinds = {(kb.entries[x].kind, kb.entries[x].valence) for x in ids}
+    kinds = {kb.entries[x].kind for x in ids}
     cand = set()
     for y in met:
         on = {back[j] for j in fired2[y]}
         e = kb.entries[y]
         if e.kind not in JUDGMENT_KINDS:
             continue
-        if any(s and s <= on for s in mine_set.values()) or (e.kind, e.valence) in kinds:
+        if any(s and s <= on for s in mine_set.values()) or e.kind in kinds:
             cand.add(y)
     fired = {x: fired1.get(x, []) for x in ids}
+    wide = {y for y in cand if any(s and s <= {back[j] for j in fired2[y]} for s in mine_set.values())}
+    closure3 = dependency_closure(kb, cand) if cand else set()
+    # only the rules that fire wherever they do (equal or broader) are judged over the space: the
+    # narrower ones of their kind would need what they rest on judged everywhere — the full audit
+    skipped = sorted(cand - wide)
+    cand = wide
+    closure3 = dependency_closure(kb, cand) if cand else set()
     if cand:
-        closure3 = dependency_closure(kb, cand)
-        fired3, _ = run_space(boards, kb_dir, None, procs, progress, "rules 3/3",
-                              nets=[(a, b, ((net[0] if net else None), tuple(sorted(closure3)))) for a, b, net in nets])
-        fired.update({y: fired3.get(y, []) for y in cand})
+        # on the boards of the dimensions the candidates read; a board of another dimension
+        # gives them what its base board gives
+        need = {d for r in closure3 for d in read.get(r, ())}
+        keep = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need
+                or (_dim_of(b) == "year" and "person" in need)]
+        keep += list(range(n_main, len(boards)))
+        sub3 = [boards[i] for i in keep]
+        nets3 = [(a - n_main + (len(keep) - (len(boards) - n_main)), b - n_main + (len(keep) - (len(boards) - n_main)),
+                  ((net[0] if net else None), tuple(sorted(closure3)))) for a, b, net in nets[1:]]
+        n3 = len(keep) - (len(boards) - n_main)
+        fired3, _ = run_space(sub3, kb_dir, None, procs, progress, "rules 3/3",
+                              nets=[(0, n3, (None, tuple(sorted(closure3))))] + nets3)
+        for y in cand:
+            got = [keep[j] for j in fired3.get(y, [])]
+            fired[y] = _fill_dims(boards, n_main, got, need)
     rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True)
     keep = set(ids)
     rep["never_fire"] = [x for x in rep["never_fire"] if x["id"] in keep]
@@ -1059,6 +1109,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["subsumed"] = [x for x in rep["subsumed"] if x["narrow"] in keep or x["broad"] in keep]
     rep["firing_counts"] = {k: v for k, v in rep["firing_counts"].items() if k in keep}
     rep["met"] = sorted(met)
+    rep["not_compared"] = skipped
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,
                         definition=SPACE.describe(kb, None, set(dims)))
     rep["variants"], rep["source_disagreements"] = [], []
@@ -1066,6 +1117,30 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["findings"] = findings(kb, rep)
     rep["seconds"] = round(time.time() - t0, 1)
     return rep
+
+
+_dim_of = SPACE.dim_of
+
+
+def _fill_dims(boards, n_main, got, need):
+    """Firings judged without the extra boards of some dimensions: on such a board a rule that
+    does not read its dimension fires as on the lesson's base board it was made from (the board
+    of the same day, plate, month and 晝夜 with no extra input)."""
+    got = set(got)
+    base_at = {}
+    for i, b in enumerate(boards[:n_main]):
+        if _dim_of(b) is None:
+            base_at[(b["day"], b["jiang"], b["month"], b["night"])] = i
+    out = set(got)
+    for i, b in enumerate(boards[:n_main]):
+        d = _dim_of(b)
+        # a year board moves 行年 too (the birth year is kept): it is read by 本命・行年 rules as well
+        if d is not None and d not in need and not (d == "year" and "person" in need):
+            off = (SPACE.BRANCHES.index(b["jiang"]) - SPACE.BRANCHES.index(b["hour"])) % 12
+            src = base_at.get((b["day"], SPACE.BRANCHES[off], b["month"], b["night"]))
+            if src in got:
+                out.add(i)
+    return sorted(out)
 
 
 # --------------------------------------------------------------------------- findings
@@ -1123,7 +1198,11 @@ def findings(kb, rep):
             sev, msg = "warning", "never fires, even under its question " + "、".join(x.get("questions", []))
         else:
             sev, msg = "warning", "never fires, and nothing explains it (no example that fires, no question)"
-        f = {"severity": sev, "check": "never fires", "boards": 0, "entries": [ref(x["id"])], "message": msg}
+        why = ("example_fails" if ex == "example_fails" else "unreachable" if reason == "unreachable" else
+               "example_fires" if ex == "example_fires" or reason == "outside the space" else
+               "question" if reason == "question" else "unknown")
+        f = {"severity": sev, "check": "never fires", "boards": 0, "entries": [ref(x["id"])], "message": msg,
+             "why": why}
         if x.get("example"):
             f["board"] = x["example"]
             f["command"] = judge_command(x["example"], rep.get("kb_dir"))
@@ -1156,49 +1235,167 @@ def finding_key(f):
     return f["check"] + ":" + ",".join(sorted(e["id"] for e in f["entries"]))
 
 
-def markdown(rep):
-    L = [f"# KB audit ({rep['space']['boards']} boards)", ""]
-    L.append(f"## Rules that never fire ({len(rep['never_fire'])})")
-    heads = {"not seen": "No reason known (look at these)", "question": "Only under a question this audit did not ask",
-             "outside the space": "Only on boards outside this space (another 占時 or option; its example board)",
-             "unreachable": "Declared unreachable", "unknown": "Unknown entries"}
-    for reason in ("not seen", "question", "outside the space", "unreachable", "unknown"):
-        xs = [x for x in rep["never_fire"] if x.get("reason", "not seen") == reason]
-        if not xs:
-            continue
-        L += ["", f"### {heads[reason]} ({len(xs)})"]
-        for x in xs:
-            extra = ""
-            if reason == "question":
-                extra = f" — {'、'.join(x['questions'])}"
-            elif reason == "unreachable" and x.get("note"):
-                extra = f" — {x['note']}"
-            elif reason == "outside the space":
-                extra = " — " + " ".join(f"{k}={v}" for k, v in x["example"].items())
-            L.append(f"- `{x['id']}` {x['name']}{extra}")
+LIMIT = 300            # findings shown in the Markdown (and HTML) unless --all
+CLI_LIMIT = 20         # findings printed on the terminal unless --all
+
+
+def _entry_line(e):
+    return f"`{e['id']}` {e['name']}（{e.get('valence') or '—'}，{e.get('kind', '')}）{e['file']}:{e['line']}"
+
+
+def _shown(n, total, what):
+    return f"{n} of {total:,} {what} shown" + ("; --all for the rest" if n < total else "")
+
+
+def markdown(rep, all_=False):
+    sp = rep["space"]
+    fs = rep.get("findings", [])
+    sev = Counter(f["severity"] for f in fs)
+    L = [f"# KB audit ({sp['boards']:,} boards)", ""]
+    L.append(f"{sev['error']} errors, {sev['warning']} warnings, {sev['note']} notes.")
+    if sp.get("rules"):
+        L.append(f"Audited only: {', '.join(sp['rules'])} and the {len(rep.get('met', []))} rules they meet.")
+    L += ["", "## The space", ""]
+    L += space_lines(rep)
+    L += ["", f"## Findings ({len(fs):,}), by severity, then boards touched", ""]
+    shown = fs if all_ else fs[:LIMIT]
+    L.append(_shown(len(shown), len(fs), "findings") + ".")
     L.append("")
-    L.append(f"## Rules that fire on every board ({len(rep['always_fire'])})")
-    L += [f"- `{x['id']}` {x['name']}" for x in rep["always_fire"]] + [""]
-    for k in ("undeclared", "declared"):
-        cs = rep["conflicts"][k]
-        L.append(f"## Conflicts, {k} ({len(cs)})")
-        L += [f"- `{c['a']}` {c['a_name']} × `{c['b']}` {c['b_name']}: {c['boards']} boards, e.g. {c['example']}"
-              for c in cs[:300]] + [""]
-    L.append(f"## Redundant (identical firing sets) ({len(rep['redundant'])})")
-    L += [f"- {', '.join(f'`{r}`' for r in x['rules'])} ({'、'.join(x['names'])}): {x['boards']} boards"
-          for x in rep["redundant"]] + [""]
-    L.append(f"## Subsumed (nested firing sets) ({len(rep['subsumed'])})")
-    L += [f"- `{x['narrow']}` ({x['narrow_boards']}) ⊂ `{x['broad']}` ({x['broad_boards']})"
-          for x in rep["subsumed"][:500]] + [""]
-    L.append(f"## Variants ({len(rep['variants'])})")
+    for f in shown:
+        L.append(f"- **{f['severity']}** {f['check']}: {f['message']} ({f['boards']:,} boards)")
+        for e in f["entries"]:
+            L.append(f"  - {_entry_line(e)}")
+        for c in f.get("covered_by", [])[:3]:
+            L.append(f"  - declared by `{c['id']}` {c['file']}:{c['line']}" + (" (wildcard)" if c["wildcard"] else ""))
+        if f.get("command"):
+            L.append(f"  - board: `{f['command']}`")
+    L += ["", "## Declared pairs and the declarations that cover them", ""]
+    L += declared_lines(rep, all_)
+    L += ["", f"## Conflicts, undeclared ({len(rep['conflicts']['undeclared'])})", "",
+          "(each is an error finding above)", ""]
+    fc = rep.get("firing_counts", {})
+    L += ["", f"## Per-rule firing counts ({len(fc):,} entries that fire; boards of their space)", ""]
+    uni = rep.get("firing_universe", {})
+    L += [f"- `{k}` {v:,}" + (f" / {uni[k]:,}" if k in uni else "") for k, v in sorted(fc.items(), key=lambda kv: (-kv[1], kv[0]))]
+    L += ["", f"## Variants ({len(rep['variants'])})"]
     L += [f"- `{v['entry']}` {v['name']} — {v['label']}「{v['quote']}」: {v['boards_changed']}/{v['of']} boards change"
           for v in rep["variants"]] + [""]
-    L.append(f"## Same-named entries from different sources that disagree ({len(rep['source_disagreements'])})")
-    for d in rep["source_disagreements"]:
-        L.append(f"- {d['name']}: `{d['a']}` ({','.join(d['a_seed'])}) vs `{d['b']}` ({','.join(d['b_seed'])})"
-                 + (f"; cells only in a: {d.get('only_a')}; only in b: {d.get('only_b')}" if d.get("cells_differ") else "")
-                 + (f"; boards only a {d.get('boards_only_a')}, only b {d.get('boards_only_b')}" if "boards_only_a" in d else ""))
     return "\n".join(L) + "\n"
+
+
+def space_lines(rep):
+    sp = rep["space"]
+    d = sp.get("definition") or {}
+    L = [f"- boards: {sp['boards']:,} ({sp.get('main_boards', sp['boards']):,} in the widened space, "
+         f"{sp.get('question_boards', 0):,} asking a question)"]
+    for k, v in (d.get("base") or {}).items():
+        L.append(f"- fixed on the base boards — {k}: {v}")
+    for k, v in (d.get("fixed") or {}).items():
+        L.append(f"- fixed everywhere — {k}: {v}")
+    for x in d.get("dimensions", []):
+        state = "varied" if x.get("varied") else "not varied (no rule reads it)" if not x.get("rules_reading") else "not varied"
+        L.append(f"- {x['label']} ({x['id']}): {state}; read by {x.get('rules_reading', '?')} rules — {x['varies']}")
+    if sp.get("question_spaces"):
+        qs = sp["question_spaces"]
+        L.append(f"- questions asked on their own boards: {len(qs)} "
+                 f"({sum(q['boards'] for q in qs.values()):,} boards, {sum(q['entries'] for q in qs.values())} entries)")
+    if "trivial_nestings_dropped" in sp:
+        L.append(f"- nestings under a rule that fires on more than half the boards, not reported: "
+                 f"{sp['trivial_nestings_dropped']:,}")
+    return L
+
+
+def declared_stats(rep):
+    dec = rep["conflicts"]["declared"]
+    wild = sum(1 for c in dec if c.get("wildcard_only"))
+    return {"pairs": len(dec), "wildcard_only": wild, "share": (wild / len(dec)) if dec else 0.0}
+
+
+def declared_lines(rep, all_=False):
+    dec = rep["conflicts"]["declared"]
+    st = declared_stats(rep)
+    L = [f"{st['pairs']:,} declared pairs; {st['wildcard_only']:,} ({st['share']:.0%}) covered only by wildcard rows.", ""]
+    shown = dec if all_ else sorted(dec, key=lambda c: -c["boards"])[:LIMIT]
+    L.append(_shown(len(shown), len(dec), "declared pairs") + ".")
+    L.append("")
+    for c in shown:
+        cov = c.get("covered_by") or []
+        first = cov[0] if cov else {}
+        L.append(f"- `{c['a']}` {c['a_name']} × `{c['b']}` {c['b_name']} ({c['boards']:,} boards): "
+                 f"`{first.get('id', '')}` {first.get('file', '')}:{first.get('line', '')}"
+                 + (" (wildcard only)" if c.get("wildcard_only") else ""))
+    return L
+
+
+def html_report(rep, all_=False):
+    """The report as one standalone HTML page (no script, no outside file)."""
+    from html import escape as h
+    fs = rep.get("findings", [])
+    shown = fs if all_ else fs[:LIMIT]
+    sev = Counter(f["severity"] for f in fs)
+    rows = []
+    for f in shown:
+        ents = "<br>".join(f"<code>{h(e['id'])}</code> {h(e['name'])}（{h(e.get('valence') or '—')}）"
+                           f" <small>{h(e['file'])}:{e['line']}</small>" for e in f["entries"])
+        cmd = f"<br><code>{h(f['command'])}</code>" if f.get("command") else ""
+        rows.append(f"<tr class='{h(f['severity'])}'><td>{h(f['severity'])}</td><td>{h(f['check'])}</td>"
+                    f"<td>{f['boards']:,}</td><td>{h(f['message'])}{cmd}</td><td>{ents}</td></tr>")
+    space = "".join(f"<li>{h(x[2:])}</li>" for x in space_lines(rep))
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>KB audit</title><style>"
+            "body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+            "padding:3px 6px;vertical-align:top}tr.error td:first-child{color:#b00;font-weight:bold}"
+            "tr.warning td:first-child{color:#a60}code{font-size:90%}</style></head><body>"
+            f"<h1>KB audit ({rep['space']['boards']:,} boards)</h1>"
+            f"<p>{sev['error']} errors, {sev['warning']} warnings, {sev['note']} notes. "
+            f"{h(_shown(len(shown), len(fs), 'findings'))}.</p><h2>The space</h2><ul>{space}</ul>"
+            "<h2>Findings</h2><table><tr><th>severity</th><th>check</th><th>boards</th><th>finding</th>"
+            f"<th>entries</th></tr>{''.join(rows)}</table></body></html>\n")
+
+
+# --------------------------------------------------------------------------- saved runs
+def last_run_path():
+    """Where the last full run is kept for the web app's /audit page (the cache folder)."""
+    import pathlib
+    from liuren.rules import cache
+    return pathlib.Path(cache.cache_dir()) / "audit" / "last.json"
+
+
+def slim(rep):
+    """What a saved run keeps: the findings and the space (not the boards' firing lists)."""
+    return {"format": 1, "space": rep["space"], "findings": rep.get("findings", []),
+            "declared": declared_stats(rep), "firing_counts": rep.get("firing_counts", {}),
+            "seconds": rep.get("seconds")}
+
+
+def save_run(rep, path):
+    import pathlib
+    p = pathlib.Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(p.suffix + ".tmp")
+    tmp.write_text(json.dumps(slim(rep), ensure_ascii=False, indent=0), encoding="utf-8")
+    os.replace(tmp, p)
+
+
+def load_run(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            run = json.load(f)
+    except OSError as e:
+        raise InputError(f"{path!r}: {e.strerror}") from None
+    except ValueError:
+        raise InputError(f"{path!r}: not a saved audit run (JSON)") from None
+    if not isinstance(run, dict) or not isinstance(run.get("findings"), list):
+        raise InputError(f"{path!r}: not a saved audit run (no findings)")
+    return run
+
+
+def compare(base, rep):
+    """What is new since a saved run, and what is gone (by finding_key)."""
+    old = {f["key"]: f for f in base["findings"]}
+    now = {f["key"]: f for f in rep.get("findings", [])}
+    new = [f for k, f in now.items() if k not in old]
+    gone = [f for k, f in old.items() if k not in now]
+    return new, gone
 
 
 def cmd_audit(a):
@@ -1211,39 +1408,94 @@ def cmd_audit(a):
             opts[k.strip()] = v.strip()
     if a.variants not in ("sample", "full"):
         raise InputError(f"--variants {a.variants!r}: sample or full")
-    rep = audit(a.kb, a.months, a.daynight, opts, progress=not a.quiet, variants=not a.no_variants, days=a.days,
-                variant_space=a.variants, question=a.question)
+    if a.space not in ("wide", "base"):
+        raise InputError(f"--space {a.space!r}: wide or base")
+    base = None
+    if a.baseline:
+        import pathlib
+        if pathlib.Path(a.baseline).exists():
+            base = load_run(a.baseline)
+    rules = None
+    if a.rules:
+        rules = [x for r in a.rules for x in r.replace("，", ",").split(",") if x.strip()]
+    rep = audit(a.kb, a.months, a.daynight, opts, progress=not a.quiet,
+                variants=not a.no_variants and rules is None, days=a.days,
+                variant_space=a.variants, question=a.question, wide=a.space == "wide", rules=rules)
     if a.markdown:
+        _write(a.markdown, markdown(rep, a.all), "--markdown")
+    if a.html:
+        _write(a.html, html_report(rep, a.all), "--html")
+    if rules is None and not a.kb and a.question is None:
         try:
-            with open(a.markdown, "w", encoding="utf-8") as f:
-                f.write(markdown(rep))
+            save_run(rep, last_run_path())        # for the web app's /audit page
+        except OSError:
+            pass
+    fs = rep["findings"]
+    if a.baseline and base is None:
+        try:
+            save_run(rep, a.baseline)
         except OSError as e:
-            raise InputError(f"--markdown {a.markdown!r}: {e.strerror}") from None
+            raise InputError(f"--baseline {a.baseline!r}: {e.strerror}") from None
     if a.json:
         print(json.dumps(rep, ensure_ascii=False, indent=1))
+    elif base is not None:
+        new, gone = compare(base, rep)
+        ne = sum(1 for f in new if f["severity"] == "error")
+        print(f"since {a.baseline}: {len(new)} new ({ne} errors), {len(gone)} gone")
+        for tag, xs in (("new", new), ("gone", gone)):
+            for f in (xs if a.all else xs[:CLI_LIMIT]):
+                print(f"  {tag} {f['severity']} {f['check']}: {f['message']}")
+                for e in f["entries"]:
+                    print(f"      {e['id']} {e['file']}:{e['line']}")
+                if f.get("command") and tag == "new":
+                    print(f"      {f['command']}")
+            if len(xs) > CLI_LIMIT and not a.all:
+                print(f"  ({_shown(CLI_LIMIT, len(xs), tag)})")
+        return 1 if ne else 0
     else:
-        c = rep["conflicts"]
-        why = Counter(x.get("reason") for x in rep["never_fire"])
-        print(f"boards: {rep['space']['boards']}; never fire: {len(rep['never_fire'])} ({why['not seen']} with no "
-              f"reason known, {why['question']} under other questions, {why['outside the space']} outside the space, "
-              f"{why['unreachable']} declared unreachable); "
-              "always fire: "
-              f"{len(rep['always_fire'])}; conflicts: {len(c['undeclared'])} undeclared, {len(c['declared'])} declared; "
-              f"redundant groups: {len(rep['redundant'])}; subsumed pairs: {len(rep['subsumed'])}; variants: "
-              f"{len(rep['variants'])}; source disagreements: {len(rep['source_disagreements'])}")
-        for x in c["undeclared"][:20]:
-            print(f"  undeclared conflict: {x['a']} {x['a_name']} × {x['b']} {x['b_name']} ({x['boards']} boards)")
-    return 1 if rep["conflicts"]["undeclared"] else 0
+        sev = Counter(f["severity"] for f in fs)
+        st = declared_stats(rep)
+        print(f"boards: {rep['space']['boards']:,}; findings: {sev['error']} errors, {sev['warning']} warnings, "
+              f"{sev['note']:,} notes; declared pairs: {st['pairs']:,} ({st['share']:.0%} only by wildcard rows); "
+              f"variants: {len(rep['variants'])}; {rep.get('seconds')} s")
+        if a.baseline:
+            print(f"baseline saved: {a.baseline}")
+        shown = fs if a.all else [f for f in fs if f["severity"] != "note"][:CLI_LIMIT] or fs[:CLI_LIMIT]
+        for f in shown:
+            print(f"  {f['severity']} {f['check']} ({f['boards']:,} boards): {f['message']}")
+            for e in f["entries"]:
+                print(f"      {e['id']} {e['name']}（{e.get('valence') or '—'}）{e['file']}:{e['line']}")
+            if f.get("command"):
+                print(f"      {f['command']}")
+        if len(shown) < len(fs):
+            print(f"({_shown(len(shown), len(fs), 'findings')}; or --markdown / --html FILE)")
+    return 1 if any(f["severity"] == "error" for f in fs) else 0
+
+
+def _write(path, text, flag):
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise InputError(f"{flag} {path!r}: {e.strerror}") from None
 
 
 def add_command(sub):
-    p = sub.add_parser("audit", help="judge the whole board space and audit the KB (exit 1 on undeclared conflicts)")
+    p = sub.add_parser("audit", help="judge the whole board space and audit the KB (exit 1 on an error finding)")
     p.add_argument("--months", default="all", help="all (default), a number 1–12, or month branches like 寅,申")
     p.add_argument("--daynight", default="both", help="both (default), day or night")
     p.add_argument("--days", type=int, default=60, help="only the first N days of the sixty (default 60: all)")
+    p.add_argument("--space", default="wide", help="wide (default: vary what the rules read — 占時, 太歲, 本命・行年, "
+                                                   "農曆, 節日, the question) or base (占時 子, 丙午 only)")
     p.add_argument("--options", help="casting options for every board, e.g. guiren=甲羊,shehai=mengzhong")
+    p.add_argument("--rules", nargs="+", metavar="ID", help="audit only these rules (or named rows) and the rules "
+                                                            "they meet")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown")
+    p.add_argument("--html", metavar="FILE", help="also write the report as an HTML page")
+    p.add_argument("--all", action="store_true", help="show every finding (not only the first ones)")
+    p.add_argument("--baseline", metavar="FILE", help="compare with the run saved in FILE (saved there when it does "
+                                                      "not exist): report what is new or gone; exit 1 on a new error")
     p.add_argument("--no-variants", action="store_true", help="skip measuring the 底本 variants")
     p.add_argument("--variants", default="sample", help="sample (default: one lesson of each day, 60 boards) or "
                                                        "full (the 720 lessons): where each variant's effect is measured")

@@ -249,7 +249,8 @@ def test_json_keys_and_exit_status(tiny, capsys, tmp_path):
         assert k in out
     assert set(out["conflicts"]) == {"declared", "undeclared"}
     assert rc == 1                              # an undeclared conflict gates CI
-    assert "## Conflicts, undeclared" in md.read_text(encoding="utf-8")
+    text = md.read_text(encoding="utf-8")
+    assert "## Conflicts, undeclared" in text and "## Findings" in text and "## The space" in text
 
 
 def test_bad_audit_options(capsys):

@@ -47,7 +47,7 @@ def _globals():
             return aspect_lines(a)
         finally:
             R._LANG[0] = old
-    return dict(WORDS=L.WORDS, HTML_LANG=L.HTML_LANG, kind_word=L.kind_word, json_script=V.json_script, cite=cite,
+    return dict(WORDS=L.WORDS, HTML_LANG=L.HTML_LANG, kind_word=L.kind_word, valence_word=L.valence_word, json_script=V.json_script, cite=cite,
                 aspect_lines=aspect_lines_in, imagery_line=imagery_line, is_rendering=is_rendering,
                 step_text=step_text)
 
@@ -382,6 +382,34 @@ def create_app(kb=None, warm=True):
             return SafeJSON(FINDWEB.api_find(app.state.finder, p, L.check_lang(p.get("lang"))))
         except LiurenError as e:
             return api_error(e, _find_status(e))
+
+    # ------------------------------------------------------------------ the KB audit (a saved run)
+    from liuren.app import auditview as AV
+    if getattr(app.state, "audit_runs", None) is None:
+        app.state.audit_runs = AV.Runs()
+
+    @app.get("/audit", response_class=HTMLResponse, summary="the KB audit: the findings of the last saved run")
+    def audit_page(request: Request):
+        lang = lang_of(request)
+        ctx, status = {"lang": lang, "p": {}}, 200
+        try:
+            p = params(request, AV.AUDIT_KEYS, multi=set())
+            lang = L.check_lang(p.get("lang"))
+            ctx = dict(AV.page_audit(app.state.audit_runs, p, lang), lang=lang)
+        except AV.NoRun:
+            ctx, status = {"lang": lang, "missing": True}, 503
+        except LiurenError as e:
+            ctx = {"lang": lang, "error": L.error_text(e, lang)}
+            status = _status(e)
+        return page(request, "audit.html", ctx, status)
+
+    @app.get("/api/audit", openapi_extra=_doc(AV.AUDIT_KEYS), summary="the KB audit's findings (liuren audit --json)")
+    def api_audit(request: Request):
+        try:
+            p = params(request, AV.AUDIT_KEYS, multi=set())
+            return SafeJSON(AV.api_audit(app.state.audit_runs, p, L.check_lang(p.get("lang"))))
+        except LiurenError as e:
+            return api_error(e, 503 if isinstance(e, AV.NoRun) else _status(e))
 
     @app.get("/docs", include_in_schema=False)
     def docs(request: Request):

@@ -251,3 +251,45 @@ def describe(kb=None, read=None, varied=None):
             x["varied"] = d["id"] in varied
         dims.append(x)
     return {"base": dict(BASE), "fixed": dict(FIXED), "dimensions": dims}
+
+
+def entry_reads(kb, read=None):
+    """{entry id: dimensions it reads} for every rule and named row (a row reads what the family
+    rules reporting it read).  A year board moves 行年 as well, so a rule reading 本命・行年 reads
+    the year's boards too."""
+    read = read if read is not None else reads(kb)
+    out = {}
+    for rid, ds in read.items():
+        out[rid] = set(ds)
+    by_type = {}
+    for r in kb.rules.values():
+        if r.as_var:
+            for t, _ in _atoms(kb, r):
+                by_type.setdefault(t, set()).add(r.id)
+    for row in kb.rows.values():
+        t = kb.tables.get(row.table)
+        ds = set()
+        for rid in by_type.get(t.fact_type if t else None, ()):
+            ds |= read.get(rid, set())
+        out[row.id] = ds
+    for ds in out.values():
+        if "person" in ds:
+            ds.add("year")
+    return out
+
+
+def dim_of(board):
+    """The dimension an extra board varies (None for a base board or a question's board)."""
+    if board.get("question"):
+        return None
+    if board.get("hour", "子") != "子":
+        return "hour"
+    if board.get("year", 2026) != 2026:
+        return "year"
+    if "benming" in board:
+        return "person"
+    if "lunar" in board:
+        return "lunar"
+    if "term_day" in board:
+        return "term"
+    return None

@@ -145,8 +145,10 @@ def add_command(sub):
     import argparse
     from liuren.app.find import GRAMMAR
     p = sub.add_parser("find", help="where does it fire? boards of the whole space where an expression holds",
-                       description="Where does it fire? The boards of the whole space (60 days × 12 月將 over 占時 子 "
-                                   "× 12 months × 晝夜) where an expression holds, from an index kept in the cache.",
+                       description="Where does it fire? The boards of the whole space where an expression holds, "
+                                   "from an index kept in the cache: 60 days × 12 月將 over 占時 子 × 12 months × 晝夜 "
+                                   "(the base boards), and boards that vary one input the base boards fix (占時, the "
+                                   "year, 本命/行年, a lunar date, a 節) for the rules that read it.",
                        epilog=GRAMMAR, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("expr", nargs="?", metavar="EXPR",
                    help="rules and facts of the board joined with and, or, not and parentheses (see below)")

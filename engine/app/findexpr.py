@@ -57,6 +57,7 @@ EXPR joins terms with and, or, not and parentheses (not binds tightest, then and
   G@B       a 天將 G on the 地盤 branch B                        貴人@卯
   P 空      P's branch is void (旬空)                          初傳 空
   gate=G    the gate of the 三傳 (or 課=元首), month=寅, day=甲子, daynight=夜
+  dim=D     base: the base boards; hour, year, person, lunar, term: the boards varying one input
 positions: 日干 日支 干上 干陰 支上 支陰 初傳 中傳 末傳 占時 月將 本命 行年 太歲 月建 旬首 旬尾
 examples:
   liuren find '斬首 and 元首課'
@@ -64,6 +65,7 @@ examples:
   liuren find '貴人@卯 and not gate=涉害' --count-by month,gate
   liuren find '初傳 空 and (返吟 or 伏吟)' --count-by 初傳
   liuren find --cooccur '初傳 空' --sort count
+  liuren find dq09-duchuan --count-by dim
   liuren find '斬首' --export boards.sqlite"""
 _TOKEN = re.compile(r'\s*(?:(?P<paren>[()（）])|"(?P<dq>[^"]*)"|\'(?P<sq>[^\']*)\'|(?P<word>[^\s()（）"\']+))')
 

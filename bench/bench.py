@@ -10,6 +10,7 @@ judging (KB load and compile, per-board judge time over the 720 lessons) and the
     python bench/bench.py --startup-only   # judge and why against the bare import (ratios)
     python bench/bench.py --kb-examples    # `liuren kb check --examples` over the whole KB
     python bench/bench.py --kb-check       # `liuren kb check` (with the static checks), cold and warm
+    python bench/bench.py --audit          # the full audit of today's space and of the widened one; --rules
 
 A script, not a test: it prints figures; nothing asserts on time.
 """
@@ -275,10 +276,35 @@ def bench_kb_check(kb_dir=None, n=3):
     found = static_findings(kb)
     print(f"  the static checks ({len(found)} findings): {time.perf_counter() - t:6.2f} s wall, "
           f"{time.process_time() - c:6.2f} s CPU")
+def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True):
+    """The full audit (variants on the sample, both cores) of the base space (720 lessons × 12
+    months × 晝/夜, 占時 子) and of the widened space (rules/space.py), one after the other in
+    this run, and `audit --rules` for one rule; the ratio widened / base (target ≤ 2)."""
+    import os
+    from liuren.explain.audit import audit
+    print(f"audit (load average {os.getloadavg()[0]:.1f} at the start)")
+    out = {}
+    if spaces:
+        for label, kw in (("base space (720 × 12 × 晝/夜, 占時 子)", dict(wide=False, questions=False)),
+                          ("widened space (rules/space.py)", dict(wide=True, questions=True))):
+            t0 = time.perf_counter()
+            rep = audit(kb, progress=False, **kw)
+            out[label] = time.perf_counter() - t0
+            print(f"  {label:<44} {rep['space']['boards']:>7,} boards  {out[label]:7.1f} s  "
+                  f"(load {os.getloadavg()[0]:.1f})", flush=True)
+        a, b = out.values()
+        print(f"  widened / base: {b / a:.2f}× (target ≤ 2×)")
+    for r in rules or ():
+        t0 = time.perf_counter()
+        audit(kb, progress=False, variants=False, rules=[r])
+        print(f"  audit --rules {r:<30} {time.perf_counter() - t0:7.1f} s (target ≤ 30 s)  "
+              f"(load {os.getloadavg()[0]:.1f})", flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--audit", action="store_true", help="only the full audit: base space, widened space, --rules")
+    ap.add_argument("--audit-rules", nargs="*", metavar="ID", help="only `audit --rules ID` for each ID")
     ap.add_argument("--kb-examples", action="store_true", help="only `liuren kb check --examples` over the KB")
     ap.add_argument("--kb-check", action="store_true", help="only `liuren kb check` (the static checks), cold and warm")
     ap.add_argument("--cast-only", action="store_true")
@@ -293,6 +319,8 @@ def main():
     a = ap.parse_args()
     if a.kb_check:
         bench_kb_check(a.kb)
+    if a.audit or a.audit_rules is not None:
+        bench_audit(a.kb, a.audit_rules if a.audit_rules else ("dq10-tuonan",), spaces=a.audit)
         return
     if a.kb_examples:
         bench_kb_examples(a.kb)

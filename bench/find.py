@@ -28,6 +28,10 @@ QUERIES = ["斬首 and 元首課", "三光課 and 魁度天門", "返吟", "not 
            "涉害課 or 伏吟", "斬首 and not 斬首", "三光課 or 返吟", "元首課 and 三光課", "重審課"]
 
 
+FACT_QUERIES = ["初傳=亥", "鬼@初傳", "貴人@卯 and not gate=涉害", "初傳 空 and (返吟 or 伏吟)", "斬首 and 初傳=戌",
+                "gate=涉害 and 白虎@初傳", "not 初傳 空 and 元首課", "月將=亥 and 課=元首"]
+
+
 def load():
     out = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     return out[out.find("load"):] if "load" in out else out
@@ -39,6 +43,7 @@ def main():
     ap.add_argument("--build", action="store_true", help="build the index afresh and time it")
     ap.add_argument("--audit", action="store_true", help="also time the audit's walk over the same boards")
     ap.add_argument("--procs", type=int, default=None)
+    ap.add_argument("--export", action="store_true", help="also time the three exports of the whole index")
     a = ap.parse_args()
     from liuren.app import find as F
     from liuren.explain import audit as A
@@ -59,7 +64,8 @@ def main():
         print(f"index (cache or build): {time.time() - t:.1f} s; built in {ix.seconds:.1f} s")
     import pickle
     print(f"index size: {len(pickle.dumps(ix, protocol=pickle.HIGHEST_PROTOCOL)) / 1e6:.1f} MB pickled "
-          f"(bitsets {sum(x.bit_length() for x in ix.bits.values()) / 8e6:.1f} MB at most)")
+          f"(bitsets {sum(x.bit_length() for x in ix.bits.values()) / 8e6:.1f} MB at most; the board's facts: "
+          f"{len(ix.facts)} of them, {len(pickle.dumps(ix.facts, protocol=pickle.HIGHEST_PROTOCOL)) / 1e6:.1f} MB)")
     if a.audit:
         t = time.time()
         A.run_space(A.board_space("all", "both", {}, a.days), None, None, a.procs, progress=True)
@@ -79,6 +85,39 @@ def main():
         F.cooccur(ix, q, 20)
         times.append(time.perf_counter() - t)
     print(f"cooccur: median {statistics.median(times) * 1e3:.1f} ms")
+    times = []
+    for q in FACT_QUERIES:
+        t = time.perf_counter()
+        F.find(ix, q, count_by_key="month,gate", facets=True, limit=20)
+        times.append(time.perf_counter() - t)
+    print(f"position/fact query + cross-table month×gate + facets + 20 boards: median "
+          f"{statistics.median(times) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms over {len(times)} queries")
+    # a page of 1,000 boards, in a fresh copy of the index (nothing worked out yet: places, masks)
+    for q in ("返吟 or 斬首", "not 返吟", "初傳 空"):
+        ix2 = pickle.loads(pickle.dumps(ix))
+        F.masks(ix2)            # once per process, as for every query
+        t = time.perf_counter()
+        r = F.find(ix2, q, limit=1000)
+        cold = time.perf_counter() - t
+        t = time.perf_counter()
+        F.find(ix2, q, limit=1000, offset=1000)
+        warm = time.perf_counter() - t
+        print(f"a page of {len(r['boards'])} boards of '{q}' ({r['count']}): first {cold * 1e3:.0f} ms "
+              f"(places worked out), next page {warm * 1e3:.0f} ms")
+    if a.export:
+        import tempfile
+        from liuren.app import export as E
+        with tempfile.TemporaryDirectory() as d:
+            for suffix in (".csv", ".sqlite", ".parquet"):
+                t = time.perf_counter()
+                try:
+                    rep = E.export(ix, pathlib.Path(d, "atlas" + suffix))
+                except Exception as e:      # noqa: BLE001 — parquet without duckdb
+                    print(f"export {suffix}: {e}")
+                    continue
+                size = sum(os.path.getsize(f) for f in rep["files"])
+                print(f"export {suffix}: {rep['rows']} rows, {rep['boards']} boards, {time.perf_counter() - t:.1f} s, "
+                      f"{size / 1e6:.0f} MB")
 
     if a.days == 60:
         py = sys.executable

@@ -15,6 +15,7 @@ finding from the boards that produced it to the line that prints it.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import json
 import multiprocessing as mp
 import os
@@ -24,36 +25,56 @@ from collections import Counter, defaultdict
 
 from liuren.errors import InputError
 from liuren.rules.kbload import JUDGMENT_KINDS
-from liuren.casting.calendar import month_of_year
 from liuren.casting.symbols import BRANCHES, JIAZI
 
-YEAR = 2026                 # the boards of the space are cast in this year (丙午) …
-# … and so in its months (寅 to 丑, each with the stem the year gives it: 庚寅 … 辛丑)
-MONTHS = [month_of_year("丙午", b) for b in "寅卯辰巳午未申酉戌亥子丑"]
+from liuren.rules import space as SPACE
+from liuren.rules.space import MONTHS
+
 OPPOSITE = {("吉", "凶"), ("凶", "吉")}
+SEVERITIES = ("error", "warning", "note")
 
 
 # --------------------------------------------------------------------------- the space
 def board_space(months="all", daynight="both", options=None, days=60, question=None):
+    """The base boards of the space (rules/space.py): 720 lessons × months × 晝/夜, in the find
+    index's order."""
     if not isinstance(days, int) or not 1 <= days <= 60:
         raise InputError(f"--days {days!r}: between 1 and 60")
     ms = MONTHS if months == "all" else _months(months)
-    dn = {"both": (False, True), "day": (False,), "night": (True,)}.get(daynight)
-    if dn is None:
-        raise InputError(f"--daynight {daynight!r}: use both, day or night")
+    dn = _daynight(daynight)
     out = []
     # a lesson's boards come together, months innermost: consecutive boards then differ in the
     # month alone, which the incremental judging of a worker makes cheap
-    for i, day in enumerate(JIAZI[:days]):
+    for i in range(days):
         for off in range(12):
             for night in dn:
                 for m in ms:
-                    b = dict(options or {}, day=day, jiang=BRANCHES[off], hour="子", month=m,
-                             night=night, year=2026, born=1960 + (i + off) % 60, sex="m" if off % 2 else "f")
+                    b = SPACE.base_board(i, off, night, MONTHS.index(m), options)
                     if question:
                         b["question"] = question
                     out.append(b)
     return out
+
+
+def _daynight(daynight):
+    dn = {"both": (False, True), "day": (False,), "night": (True,)}.get(daynight)
+    if dn is None:
+        raise InputError(f"--daynight {daynight!r}: use both, day or night")
+    return dn
+
+
+def wide_space(months="all", daynight="both", options=None, days=60, question=None, dims=None):
+    """The widened space (rules/space.py): each lesson's base boards, then its extra boards for
+    the dimensions `dims` (those some rule reads).  (boards, the dimension of each board)."""
+    if not isinstance(days, int) or not 1 <= days <= 60:
+        raise InputError(f"--days {days!r}: between 1 and 60")
+    ms = "all" if months == "all" else [MONTHS.index(m) for m in _months(months)]
+    pairs = SPACE.space_boards(days, ms, _daynight(daynight), options, dims)
+    boards = [b for b, _ in pairs]
+    if question:
+        for b in boards:
+            b["question"] = question
+    return boards, [d for _, d in pairs]
 
 
 def _months(spec):
@@ -95,13 +116,33 @@ def _question_engine(question):
     return engine_for(_W["kb_dir"], dict(_W["variants"]), question)
 
 
-def _board_engine(board, incremental):
+def _net_engine(net):
+    """The engine of a network spec: None (the worker's whole network) or (question, rule ids):
+    a network holding only those rules (the rules a question's rules rest on, or the rules
+    `--rules` audits), compiled once per worker and kept while its tasks come."""
+    if net is None:
+        return None
+    if _W.get("net_key") != net:
+        from liuren.rules.compile import build
+        from liuren.rules.kbload import load_kb
+        kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
+        question, rules = net
+        eng = build(kb, dict(_W["variants"]) or None, question=question, only=set(rules))
+        eng.kb = kb
+        _W["net_key"], _W["net_eng"] = net, eng
+    return _W["net_eng"]
+
+
+def _board_engine(board, incremental, net=None):
     """(casting arguments, question, engine, incremental) for a board of the space: the
-    worker's engine, or the one of the board's question; a run can only go on incrementally
-    on the engine that judged the previous board."""
+    worker's engine, the one of the board's question, or the network `net`; a run can only go
+    on incrementally on the engine that judged the previous board."""
     kw = dict(board)
     question = kw.pop("question", None)
-    eng = _W["eng"] if question is None else _question_engine(question)
+    if net is not None:
+        eng = _net_engine(net)
+    else:
+        eng = _W["eng"] if question is None else _question_engine(question)
     if eng is not _W.get("last_engine"):
         incremental = False
     _W["last_engine"] = eng
@@ -168,7 +209,7 @@ class _Walk:
             for e in {f.report, f.rule}:
                 self.count[e] += sign
                 self.changed.add(e)
-            if f.kind != "起例" and f.about and f.valence in ("吉", "凶"):
+            if f.kind != "起例" and f.valence in ("吉", "凶"):
                 if sign > 0:
                     self.polar[id(f)] = f
                 else:
@@ -177,11 +218,11 @@ class _Walk:
             if d["t"] == "不實":
                 self.defeats[d.get("規")] += sign
 
-    def judge(self, i, board, incremental):
+    def judge(self, i, board, incremental, net=None):
         from liuren.casting.cast import cast
         from liuren.rules.facts import board_facts
         from liuren.rules.judging import Recorder
-        kw, question, eng, incremental = _board_engine(board, incremental)
+        kw, question, eng, incremental = _board_engine(board, incremental, net)
         if not incremental:             # the engine starts afresh: every firing is gone
             self.changed.update(e for e, n in self.count.items() if n)
             self.count.clear()
@@ -210,39 +251,49 @@ class _Walk:
         self.open.clear()
 
     def subjects(self):
-        """The 吉/凶 judgments in force, by subject: judgments of one kind about the same branches
-        (a 格 on the same 三傳, a 神煞 on the same branch); defeated ones are not taken as real
-        and do not conflict."""
+        """The 吉/凶 judgments in force, by subject, whatever their kind (a 課體, a 畢法, a 格 and a
+        神煞 about the same branches meet): the branches a judgment is about, or "" for one with
+        no branch of its own, which is about the board as a whole and meets the others like it.
+        Defeated ones are not taken as real and do not conflict."""
         by_subject = defaultdict(set)
         for f in self.polar.values():
             if self.defeats[f.report] <= 0:
-                by_subject[(f.kind, "".join(sorted(set(f.about))))].add((f.report, f.valence))
+                by_subject["".join(sorted(set(f.about or ())))].add((f.report, f.valence))
         return by_subject
 
 
 def _work(args):
     if "error" in _W:
         raise _W["error"]
-    start, boards = args
+    start, boards, net = args
     import gc
-    gc.collect()
+    _W["since_gc"] = _W.get("since_gc", 0) + len(boards)
+    if _W["since_gc"] > 1500:           # a collection of a worker's heap takes ~0.5 s: not per small task
+        gc.collect()
+        _W["since_gc"] = 0
     walk = _Walk()
     pairs = defaultdict(lambda: [0, None])
     prev = None
     i = start
+    reads = _entry_reads()
     for i, b in enumerate(boards, start):
-        lesson = (b.get("day"), b.get("jiang"), b.get("hour"), b.get("question"))
-        walk.judge(i, b, incremental=(lesson == prev))
+        lesson = SPACE.plate_key(b)
+        walk.judge(i, b, incremental=(lesson == prev), net=net)
         prev = lesson
-        for (kind, x), items in walk.subjects().items():
+        dim = SPACE.dim_of(b)
+        for x, items in walk.subjects().items():
             if len(items) < 2:
                 continue
-            items = sorted(items)
-            for a in range(len(items)):
-                for c in range(a + 1, len(items)):
-                    (ra, va), (rc, vc) = items[a], items[c]
-                    if ra != rc and (va, vc) in OPPOSITE:
-                        p = pairs[(ra, rc)]
+            good = sorted(r for r, v in items if v == "吉")
+            bad = sorted(r for r, v in items if v == "凶")
+            for ra in good:
+                for rc in bad:
+                    if ra != rc:
+                        # an extra board counts for a pair when one of the two reads what it varies
+                        # (otherwise it repeats its base board)
+                        if dim is not None and dim not in reads.get(ra, ()) and dim not in reads.get(rc, ()):
+                            continue
+                        p = pairs[(ra, rc) if ra < rc else (rc, ra)]
                         p[0] += 1
                         if p[1] is None:
                             p[1] = (i, x)
@@ -250,17 +301,49 @@ def _work(args):
     return dict(walk.ranges), {k: tuple(v) for k, v in pairs.items()}
 
 
-def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit"):
+def _entry_reads():
+    r = _W.get("reads")
+    if r is None:
+        from liuren.rules.kbload import load_kb
+        kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
+        r = _W["reads"] = SPACE.entry_reads(kb)
+    return r
+
+
+def _tasks(boards, procs, start=0, net=None):
+    """Chunks of whole lessons (boards with one plate_key, listed together), so that a worker
+    judges a lesson's boards one after another, incrementally."""
+    groups, cur, key = [], [], object()
+    for b in boards:
+        k = SPACE.plate_key(b)
+        if k != key and cur:
+            groups.append(cur)
+            cur = []
+        key = k
+        cur.append(b)
+    if cur:
+        groups.append(cur)
+    per = max(1, len(groups) // (procs * 30))
+    tasks, i = [], start
+    for g in range(0, len(groups), per):
+        chunk = [b for grp in groups[g:g + per] for b in grp]
+        tasks.append((i, chunk, net))
+        i += len(chunk)
+    return tasks
+
+
+def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit", nets=None):
+    """Judge the boards on the workers: (fired_at {entry: sorted board indices}, co-firing pairs
+    {(a, b): (boards, (first board, subject))}).  `nets`: [(first board, after last, net)] — the
+    boards of a range judged by the network `net` (see _net_engine) instead of the whole one."""
     procs = procs or min(os.cpu_count() or 1, 2) if os.cpu_count() else 1
-    # chunks of whole lessons (the space lists a lesson's boards together), so that a worker
-    # judges a lesson's boards one after another, incrementally
-    per_lesson = 1
-    while per_lesson < len(boards) and all(boards[per_lesson].get(k) == boards[0].get(k)
-                                            for k in ("day", "jiang", "hour")):
-        per_lesson += 1
-    lessons_per_chunk = max(1, len(boards) // per_lesson // (procs * 30))
-    chunk = per_lesson * lessons_per_chunk
-    tasks = [(i, boards[i:i + chunk]) for i in range(0, len(boards), chunk)]
+    tasks = []
+    ranges = nets or [(0, len(boards), None)]
+    for a, b, net in ranges:
+        if net is not None and net[0] is not None and b - a <= 2000:
+            tasks.append((a, boards[a:b], net))       # a question's boards: one network, one worker
+        else:
+            tasks += _tasks(boards[a:b], procs, a, net)
     fired_at, pairs = defaultdict(list), {}
     t0 = time.time()
     done = 0
@@ -274,10 +357,10 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
             merge_pairs(pairs, p)
             done += 1
             if progress:
-                n = min(done * chunk, len(boards))
-                bar = "#" * int(30 * n / len(boards))
+                n = sum(len(t[1]) for t in tasks[:done])
+                bar = "#" * int(30 * n / max(1, len(boards)))
                 el = time.time() - t0
-                sys.stderr.write(f"\r{label}: [{bar:<30}] {n}/{len(boards)} boards {el:5.0f}s")
+                sys.stderr.write(f"\r{label}: [{bar:<30}] {done}/{len(tasks)} chunks of {len(boards)} boards {el:5.0f}s")
                 sys.stderr.flush()
     if progress:
         sys.stderr.write("\n")
@@ -298,96 +381,271 @@ def merge_pairs(pairs, more):
 
 
 # --------------------------------------------------------------------------- analysis
+def _declared(kb, a, b):
+    """Does the KB declare that a and b may co-fire with opposite readings?  (see covers)"""
+    return bool(covers(kb, a, b))
+
+
 def _declared_rows(kb):
-    """The table declared-conflicts as (the pairs its rows name, the cells that are globs)."""
-    named, globs = set(), []
+    """The table declared-conflicts indexed once per KB object: {(a, b): [rows naming both ids]}
+    (both orders) and [(row, x, y)] for the cells that are globs.  Kept on the KB object itself
+    (no module state): thousands of pairs are looked up in one audit."""
+    got = kb.__dict__.get("_declared_rows")
+    if got is not None:
+        return got
+    named, globs = {}, []
     t = kb.tables.get("declared-conflicts")
     for row in (t.rows if t is not None else ()):
         for cell in row.data:
             x, y = cell["甲"], cell["乙"]
-            if any(ch in x + y for ch in "*?["):
-                globs.append((x, y))
+            if _is_glob(x) or _is_glob(y):
+                globs.append((row, x, y))
             else:
-                named.add((x, y))
-                named.add((y, x))
-    return named, globs
+                for k in ((x, y), (y, x)):
+                    lst = named.setdefault(k, [])
+                    if row not in lst:
+                        lst.append(row)
+    kb.__dict__["_declared_rows"] = got = (named, globs)
+    return got
 
 
-def _declared(kb, a, b, rows=None):
-    """Does the KB declare that a and b may co-fire with opposite readings?  On either rule
-    (conflicts / defeats / defeated_by, or its table's conflicts), or as a row of the table
-    declared-conflicts (the two ids named, or globs on both sides, with the reason and its
-    source).  `rows` is _declared_rows(kb), worked out once for many pairs."""
+def _is_glob(p):
+    return any(c in str(p) for c in "*?[")
+
+
+def covers(kb, a, b):
+    """Every declaration that covers the pair (a, b): a row of the table declared-conflicts (globs
+    on both sides, with the reason and its source), or a rule's own conflicts / defeats /
+    defeated_by (or its table's conflicts).  Each as {how, id, file, line, wildcard}; wildcard
+    when a side of it is a glob rather than the entry's own id."""
     ents = kb.entries
-    named, globs = rows if rows is not None else _declared_rows(kb)
-    if (a, b) in named:
-        return True
-    for x, y in globs:
+    out = []
+    named, globs = _declared_rows(kb)
+    for row in named.get((a, b), ()):
+        out.append({"how": "row", "id": row.id or row.name, "file": _rel(kb, row.file),
+                    "line": row.line, "wildcard": False})
+    for row, x, y in globs:
         if (fnmatch.fnmatchcase(a, x) and fnmatch.fnmatchcase(b, y)) or \
                 (fnmatch.fnmatchcase(b, x) and fnmatch.fnmatchcase(a, y)):
-            return True
+            if all(o["id"] != (row.id or row.name) for o in out):
+                out.append({"how": "row", "id": row.id or row.name, "file": _rel(kb, row.file),
+                            "line": row.line, "wildcard": True})
 
-    def decl(x):
+    for x, y in ((a, b), (b, a)):
         e = ents.get(x)
         if e is None:
-            return []
-        out = list(e.meta.get("conflicts") or []) + list(e.meta.get("defeats") or []) + \
+            continue
+        pats = list(e.meta.get("conflicts") or []) + list(e.meta.get("defeats") or []) + \
             list(e.meta.get("defeated_by") or [])
+        for pat in pats:
+            if fnmatch.fnmatchcase(y, pat):
+                line = e.meta.kline("conflicts") if hasattr(e.meta, "kline") else e.line
+                out.append({"how": "entry", "id": e.id, "file": _rel(kb, e.file), "line": line,
+                            "wildcard": _is_glob(pat)})
+                break
         t = kb.tables.get(getattr(e, "table", None) or "")
         if t is not None:
-            out += list(t.meta.get("conflicts") or [])
-        return out
-    return any(fnmatch.fnmatchcase(b, pat) for pat in decl(a)) or any(fnmatch.fnmatchcase(a, pat) for pat in decl(b))
+            for pat in t.meta.get("conflicts") or []:
+                if fnmatch.fnmatchcase(y, pat):
+                    out.append({"how": "table", "id": t.id, "file": _rel(kb, t.file), "line": t.line,
+                                "wildcard": _is_glob(pat)})
+                    break
+    return out
 
 
-def analyse(kb, boards, fired_at, pairs):
+def _rel(kb, path):
+    """A KB file relative to the KB's folder (kb/daquan/juan07-b-ge.yaml for the packaged KB)."""
+    return _rel_path(str(kb.root), str(path))
+
+
+@functools.lru_cache(maxsize=4096)
+def _rel_path(root, path):
+    import pathlib
+    try:
+        rel = pathlib.Path(path).resolve().relative_to(pathlib.Path(root).resolve())
+        return ("kb/" + str(rel)) if pathlib.Path(root).name == "kb" else str(rel)
+    except (ValueError, TypeError):
+        return str(path)
+
+
+def entry_ref(kb, x, fired=None):
+    """An entry as the report names it: id, name, kind, tone, file:line and book (the KB folder
+    it is in); `fired`: on how many boards."""
+    e = kb.entries.get(x)
+    if e is None:
+        return {"id": x, "name": x, "kind": "", "valence": "", "file": "", "line": 0, "book": ""}
+    f = _rel(kb, e.file)
+    parts = f.split("/")
+    book = parts[1] if parts[0] == "kb" and len(parts) > 2 else (parts[0] if len(parts) > 1 else "")
+    out = {"id": x, "name": e.name, "kind": e.kind, "valence": e.valence or "", "file": f, "line": e.line,
+           "book": book}
+    if fired is not None:
+        out["boards"] = fired
+    return out
+
+
+def judge_command(board, kb_dir=None, variants=None):
+    """`liuren judge …` with every input the audit gave the board (so that it reproduces)."""
+    flags = [("day", "--day"), ("jiang", "--jiang"), ("hour", "--hour"), ("on", "--on"), ("month", "--month"),
+             ("year", "--year"), ("born", "--born"), ("sex", "--sex"), ("benming", "--benming"),
+             ("xingnian", "--xingnian"), ("term_day", "--term-day"), ("lunar", "--lunar"),
+             ("partner_born", "--partner-born"), ("partner_sex", "--partner-sex"),
+             ("partner_benming", "--partner-benming"), ("partner_xingnian", "--partner-xingnian"),
+             ("question", "--question")]
+    from liuren.casting.cast import OPTIONS
+    parts = ["liuren", "judge"]
+    for k, flag in flags:
+        if board.get(k) is not None:
+            parts += [flag, str(board[k])]
+    if "night" in board:
+        parts.append("--night" if board["night"] else "--daytime")
+    for e, v in sorted((board.get("variants") or {}).items()) if isinstance(board.get("variants"), dict) else ():
+        parts += ["--variant", f"{e}={v}"]
+    for k in OPTIONS:
+        if board.get(k) is not None:
+            parts += ["--" + k.replace("_", "-"), str(board[k])]
+    for e, v in sorted((variants or {}).items()):
+        parts += ["--variant", f"{e}={v}"]
+    if kb_dir:
+        parts += ["--kb", str(kb_dir)]
+    import shlex
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def judge_argv(board, kb_dir=None, variants=None):
+    """judge_command as an argument list (for liuren.cli.main.main)."""
+    import shlex
+    return shlex.split(judge_command(board, kb_dir, variants))[1:]
+
+
+def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True):
+    """What the walk found, as the report's sections and its ranked findings.  Boards [0, n_main)
+    are the widened space; the boards after it are the question spaces (judged by networks of
+    a question's rules and what they rest on): an entry that fires on the widened space is
+    compared there only, an entry that fires only under a question on its question's boards."""
     n = len(boards)
+    n_main = n if n_main is None else n_main
     asked = {b.get("question") for b in boards} - {None}
     from liuren.casting.cast import OPTIONS
     space_options = {k: boards[0][k] for k in OPTIONS if boards and k in boards[0]}
     ents = kb.entries
+    # an entry fired in the widened space is compared there; a question-only entry on its boards
+    fired_at = {k: (v if not v or v[0] >= n_main else [i for i in v if i < n_main]) for k, v in fired_at.items()}
+    # an entry's own space: the base boards and the extra boards of what it reads (an extra board
+    # of another dimension repeats its base board for it), or its question's boards
+    ereads = SPACE.entry_reads(kb)
+    dim_at = [SPACE.dim_of(b) for b in boards[:n_main]]
+    n_dim = Counter(dim_at)
+    universe, own = {}, {}
+    for k, v in fired_at.items():
+        if v and v[0] >= n_main:
+            qs = {boards[i].get("question") for i in v}
+            universe[k] = sum(1 for b in boards[n_main:] if b.get("question") in qs)
+            own[k] = len(v)
+        else:
+            ds = ereads.get(k, set())
+            universe[k] = sum(c for d, c in n_dim.items() if d is None or d in ds)
+            own[k] = sum(1 for i in v if dim_at[i] is None or dim_at[i] in ds)
     judged = {e.id for e in ents.values() if e.kind in JUDGMENT_KINDS}
     checkable = [e for e in ents.values() if e.id in kb.rules or
                  (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
     never = sorted(e.id for e in checkable if not fired_at.get(e.id))
-    always = sorted(e.id for e in checkable if len(fired_at.get(e.id, ())) == n)
+    always = sorted(e.id for e in checkable if fired_at.get(e.id) and own[e.id] == universe[e.id])
 
     conflicts = {"declared": [], "undeclared": []}
     rows = _declared_rows(kb)
     for (a, b), (count, ex) in sorted(pairs.items()):
+        board = boards[ex[0]]
         item = {"a": a, "a_name": ents[a].name if a in ents else a, "b": b, "b_name": ents[b].name if b in ents else b,
-                "boards": count, "example": _board_ref(boards[ex[0]]) | {"branch": ex[1]}}
-        conflicts["declared" if _declared(kb, a, b, rows) else "undeclared"].append(item)
+                "boards": count, "subject": ex[1] or "（全盤）",
+                "example": _board_ref(board) | {"branch": ex[1]},
+                "board": dict(board), "command": judge_command(board, kb_dir)}
+        cov = covers(kb, a, b)
+        if cov:
+            item["covered_by"] = cov
+            item["wildcard_only"] = all(c["wildcard"] for c in cov)
+        conflicts["declared" if cov else "undeclared"].append(item)
 
     # redundancy and subsumption among judgments that fire sometimes but not always
     bits = {}
     for e in sorted(judged):
         idx = fired_at.get(e)
-        if idx and len(idx) < n:
+        if idx and own[e] < universe[e]:
             v = 0
             for i in idx:
                 v |= 1 << i
             bits[e] = v
-    family_of = {}
-    for r in kb.rules.values():
-        if r.as_var:
-            family_of[r.id] = r.id
     groups = defaultdict(list)
     for e, v in bits.items():
         groups[v].append(e)
-    redundant = [{"rules": sorted(g), "names": [ents[x].name for x in sorted(g)], "boards": bin(v).count("1")}
-                 for v, g in groups.items() if len(g) > 1 and not _family_only(kb, g)]
-    subsumed = []
+    redundant = []
+    for v, g in groups.items():
+        if len(g) > 1 and not _family_only(kb, g):
+            g = sorted(g)
+            first = (v & -v).bit_length() - 1
+            redundant.append({"rules": g, "names": [ents[x].name for x in g],
+                              "valences": [ents[x].valence or "" for x in g], "boards": max(own[x] for x in g),
+                              "board": dict(boards[first]), "command": judge_command(boards[first], kb_dir)})
+    subsumed, trivial = [], 0
     items = sorted(bits.items(), key=lambda kv: bin(kv[1]).count("1"))
+    counts = {k: own[k] for k in bits}
     for i, (a, va) in enumerate(items):
-        ca = bin(va).count("1")
+        ca = counts[a]
         for b, vb in items[i + 1:]:
             if va != vb and va & vb == va and not _related(kb, a, b):
-                subsumed.append({"narrow": a, "broad": b, "narrow_boards": ca, "broad_boards": bin(vb).count("1")})
-    return {"space": {"boards": n}, "never_fire": [dict(_ref(ents, x), **never_reason(kb, x, asked, space_options))
-                                                    for x in never],
+                if counts[b] * 2 > universe[b]:
+                    trivial += 1                # a broad rule on more than half the boards: nothing to learn
+                    continue
+                first = (va & -va).bit_length() - 1
+                subsumed.append({"narrow": a, "broad": b, "narrow_boards": ca, "broad_boards": counts[b],
+                                 "narrow_valence": ents[a].valence or "", "broad_valence": ents[b].valence or "",
+                                 "narrow_name": ents[a].name, "broad_name": ents[b].name,
+                                 "board": dict(boards[first]), "command": judge_command(boards[first], kb_dir)})
+    never_items = [dict(_ref(ents, x), **never_reason(kb, x, asked, space_options)) for x in never]
+    if examples:
+        _judge_own_examples(kb, never_items)
+    return {"space": {"boards": n, "main_boards": n_main, "question_boards": n - n_main,
+                      "trivial_nestings_dropped": trivial},
+            "never_fire": never_items,
             "always_fire": [_ref(ents, x) for x in always], "conflicts": conflicts,
-            "redundant": redundant, "subsumed": subsumed}
+            "redundant": redundant, "subsumed": subsumed,
+            "firing_counts": {k: own[k] for k, v in sorted(fired_at.items()) if k in ents and v},
+            "firing_universe": {k: universe[k] for k in sorted(fired_at) if k in ents and fired_at[k]}}
+
+
+def _judge_own_examples(kb, items):
+    """A rule that never fires in the space is classified by judging its own example boards (its
+    `fires` examples, each on a network of what it rests on): `example_fires` when it fires on
+    them (so it fires only on boards the space lacks), `example_fails` (with the message) when an
+    example of it does not fire, `no_examples` when it has none.  Declared unreachable ones are
+    left as they are."""
+    from liuren.rules.kbexamples import check_examples
+    todo = {x["id"]: x for x in items if x.get("reason") != "unreachable" and x["id"] in kb.entries}
+    if not todo:
+        return
+    fails = defaultdict(list)
+
+    def err(file, line, msg):
+        rid = msg.split(":", 1)[0]
+        if "does not fire on its example board" in msg or "cannot be" in msg:
+            fails[rid].append(f"{_rel(kb, file)}:{line}: {msg}")
+    try:
+        check_examples(kb, err, only=set(todo))
+    except Exception as e:  # noqa: BLE001 — the classification is evidence, not the audit
+        for x in todo.values():
+            x["examples"] = f"not judged ({type(e).__name__})"
+        return
+    for rid, x in todo.items():
+        e = kb.entries[rid]
+        fires = [ex for ex in ((e.meta.get("examples") or {}).get("fires") or []) if isinstance(ex, dict)]
+        if not fires:
+            x["examples"] = "no_examples"
+        elif fails.get(rid):
+            x["examples"] = "example_fails"
+            x["example_errors"] = fails[rid]
+        else:
+            x["examples"] = "example_fires"
+            x.setdefault("example", dict(fires[0].get("board") or {}))
 
 
 def _family_only(kb, group):
@@ -725,70 +983,443 @@ def source_disagreements(kb, fired_at):
 
 
 # --------------------------------------------------------------------------- command
+def question_rules(kb):
+    """{question: the entries only it brings out} (never_reason's reading of each entry, with no
+    question asked)."""
+    out = defaultdict(set)
+    checkable = [e for e in kb.entries.values() if e.id in kb.rules or
+                 (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
+    for e in checkable:
+        why = never_reason(kb, e.id)
+        if why.get("reason") == "question":
+            for q in why["questions"]:
+                q = kb.question_aliases.get(q, q)
+                if q in kb.questions:
+                    out[q].add(e.id)
+    return dict(out)
+
+
 def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, progress=True, variants=True,
-          days=60, variant_space="sample", question=None):
+          days=60, variant_space="sample", question=None, wide=True, questions=True, rules=None, examples=True,
+          question_boards=None):
+    """Judge the space and report.  `wide`: the widened space (rules/space.py: the dimensions
+    some rule reads varied beyond the base boards); False: the base boards only (today's space
+    before issue 27).  `questions`: judge each question's own boards for the rules only it
+    brings out.  `rules`: audit only these entries and the rules they meet (see audit_rules)."""
     from liuren.casting.cast import check_options
     from liuren.rules.kbload import load_kb
+    from liuren.rules.kblint import dependency_closure
     check_options(options or {})
     kb = load_kb(kb_dir)
+    t0 = time.time()
     if question is not None:
         question = kb.question_aliases.get(question, question)
         if question not in kb.questions:
             raise InputError(f"--question {question!r}: not a question of this KB (liuren questions lists them)")
-    boards = board_space(months, daynight, options, days, question)
-    fired_at, pairs = run_space(boards, kb_dir, None, procs, progress)
-    rep = analyse(kb, boards, fired_at, pairs)
+    read = SPACE.reads(kb)
+    who = SPACE.readers(kb, read)
+    dims = [d["id"] for d in SPACE.DIMENSIONS if who[d["id"]]] if wide else []
+    if rules is not None:
+        # --rules: only the dimensions those rules read (through what they rest on)
+        bad = [x for x in rules if x not in kb.entries]
+        if bad:
+            raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
+        mine = dependency_closure(kb, set(rules))
+        dims = [d for d in dims if any(d in read.get(r, ()) for r in mine)]
+    if wide:
+        boards, _ = wide_space(months, daynight, options, days, question, dims)
+    else:
+        boards = board_space(months, daynight, options, days, question)
+    n_main = len(boards)
+    nets = [(0, n_main, None)]
+    qspaces = {}
+    if questions and question is None:
+        nq = min(days * 12, SPACE.QUESTION_BOARDS if question_boards is None else question_boards)
+        for q, ids in sorted(question_rules(kb).items()):
+            if rules is not None and not ids & set(rules):
+                continue
+            closure = dependency_closure(kb, ids)
+            qb = SPACE.question_boards(q, days, nq, options)
+            nets.append((len(boards), len(boards) + len(qb), (q, tuple(sorted(closure)))))
+            boards += qb
+            qspaces[q] = {"boards": len(qb), "entries": len(ids)}
+        if qspaces:
+            dims.append("question")
+    if rules is not None:
+        return audit_rules(kb, kb_dir, rules, boards, n_main, nets, procs, progress, dims, qspaces, t0,
+                           dict(months=months, daynight=daynight, options=options or {}, days=days, question=question),
+                           read)
+    fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets)
+    rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
-                         "question": question})
+                         "question": question, "wide": wide, "varied": dims, "question_spaces": qspaces,
+                         "definition": SPACE.describe(kb, read, set(dims))})
     rep["variants"] = variant_effects(kb, kb_dir, procs, progress, days, variant_space != "full") if variants else []
     rep["space"]["variant_space"] = variant_space
     rep["source_disagreements"] = source_disagreements(kb, fired_at)
+    rep["kb_dir"] = kb_dir
+    rep["findings"] = findings(kb, rep)
+    rep["seconds"] = round(time.time() - t0, 1)
     return rep
 
 
-def markdown(rep):
-    L = [f"# KB audit ({rep['space']['boards']} boards)", ""]
-    L.append(f"## Rules that never fire ({len(rep['never_fire'])})")
-    heads = {"not seen": "No reason known (look at these)", "question": "Only under a question this audit did not ask",
-             "outside the space": "Only on boards outside this space (another 占時 or option; its example board)",
-             "unreachable": "Declared unreachable", "unknown": "Unknown entries"}
-    for reason in ("not seen", "question", "outside the space", "unreachable", "unknown"):
-        xs = [x for x in rep["never_fire"] if x.get("reason", "not seen") == reason]
-        if not xs:
+def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read):
+    """`liuren audit --rules ID…`: those entries and the rules they meet, without the whole walk.
+    1. A network of only what the entries rest on judges the whole space: where they fire.
+    2. The whole network judges the boards where they fire: every rule they meet there, and
+       every conflict with them (a conflict needs them to fire).
+    3. A network of the met rules that fire wherever they do judges the whole space: their own
+       firing sets, for redundancy and for the entries' nesting inside them.  The met rules of
+       their kind that fire on only some of their boards (which may nest inside them) are
+       listed as not compared: judging what they rest on everywhere is the full audit's work.
+    Findings are those that name one of the entries."""
+    from liuren.rules.kblint import dependency_closure
+    ids = list(dict.fromkeys(ids))
+    bad = [x for x in ids if x not in kb.entries]
+    if bad:
+        raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
+    closure = dependency_closure(kb, set(ids))
+
+    def net_for(net):
+        return ((net[0] if net else None), tuple(sorted(closure)))
+    fired1, _ = run_space(boards, kb_dir, None, procs, progress, "rules 1/3",
+                          nets=[(a, b, net_for(net)) for a, b, net in nets])
+    mine = sorted({i for x in ids for i in fired1.get(x, ())})
+    # 2. the whole network (or the whole question network) on those boards
+    sub = [boards[i] for i in mine]
+    fired2, pairs2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3") if sub else ({}, {})
+    back = {j: i for j, i in enumerate(mine)}
+    pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items() if k[0] in ids or k[1] in ids}
+    met = {x for x, v in fired2.items() if x in kb.entries and x not in ids}
+    mine_set = {x: set(fired1.get(x, ())) for x in ids}
+    kinds = {kb.entries[x].kind for x in ids}
+    cand = set()
+    for y in met:
+        on = {back[j] for j in fired2[y]}
+        e = kb.entries[y]
+        if e.kind not in JUDGMENT_KINDS:
             continue
-        L += ["", f"### {heads[reason]} ({len(xs)})"]
-        for x in xs:
-            extra = ""
-            if reason == "question":
-                extra = f" — {'、'.join(x['questions'])}"
-            elif reason == "unreachable" and x.get("note"):
-                extra = f" — {x['note']}"
-            elif reason == "outside the space":
-                extra = " — " + " ".join(f"{k}={v}" for k, v in x["example"].items())
-            L.append(f"- `{x['id']}` {x['name']}{extra}")
+        if any(s and s <= on for s in mine_set.values()) or e.kind in kinds:
+            cand.add(y)
+    fired = {x: fired1.get(x, []) for x in ids}
+    wide = {y for y in cand if any(s and s <= {back[j] for j in fired2[y]} for s in mine_set.values())}
+    closure3 = dependency_closure(kb, cand) if cand else set()
+    # only the rules that fire wherever they do (equal or broader) are judged over the space: the
+    # narrower ones of their kind would need what they rest on judged everywhere — the full audit
+    skipped = sorted(cand - wide)
+    cand = wide
+    closure3 = dependency_closure(kb, cand) if cand else set()
+    if cand:
+        # on the boards of the dimensions the candidates read; a board of another dimension
+        # gives them what its base board gives
+        need = {d for r in closure3 for d in read.get(r, ())}
+        keep = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need
+                or (_dim_of(b) == "year" and "person" in need)]
+        keep += list(range(n_main, len(boards)))
+        sub3 = [boards[i] for i in keep]
+        nets3 = [(a - n_main + (len(keep) - (len(boards) - n_main)), b - n_main + (len(keep) - (len(boards) - n_main)),
+                  ((net[0] if net else None), tuple(sorted(closure3)))) for a, b, net in nets[1:]]
+        n3 = len(keep) - (len(boards) - n_main)
+        fired3, _ = run_space(sub3, kb_dir, None, procs, progress, "rules 3/3",
+                              nets=[(0, n3, (None, tuple(sorted(closure3))))] + nets3)
+        for y in cand:
+            got = [keep[j] for j in fired3.get(y, [])]
+            fired[y] = _fill_dims(boards, n_main, got, need)
+    rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True)
+    keep = set(ids)
+    rep["never_fire"] = [x for x in rep["never_fire"] if x["id"] in keep]
+    rep["always_fire"] = [x for x in rep["always_fire"] if x["id"] in keep]
+    rep["redundant"] = [g for g in rep["redundant"] if keep & set(g["rules"])]
+    rep["subsumed"] = [x for x in rep["subsumed"] if x["narrow"] in keep or x["broad"] in keep]
+    rep["firing_counts"] = {k: v for k, v in rep["firing_counts"].items() if k in keep}
+    rep["met"] = sorted(met)
+    rep["not_compared"] = skipped
+    rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,
+                        definition=SPACE.describe(kb, None, set(dims)))
+    rep["variants"], rep["source_disagreements"] = [], []
+    rep["kb_dir"] = kb_dir
+    rep["findings"] = findings(kb, rep)
+    rep["seconds"] = round(time.time() - t0, 1)
+    return rep
+
+
+_dim_of = SPACE.dim_of
+
+
+def _fill_dims(boards, n_main, got, need):
+    """Firings judged without the extra boards of some dimensions: on such a board a rule that
+    does not read its dimension fires as on the lesson's base board it was made from (the board
+    of the same day, plate, month and 晝夜 with no extra input)."""
+    got = set(got)
+    base_at = {}
+    for i, b in enumerate(boards[:n_main]):
+        if _dim_of(b) is None:
+            base_at[(b["day"], b["jiang"], b["month"], b["night"])] = i
+    out = set(got)
+    for i, b in enumerate(boards[:n_main]):
+        d = _dim_of(b)
+        # a year board moves 行年 too (the birth year is kept): it is read by 本命・行年 rules as well
+        if d is not None and d not in need and not (d == "year" and "person" in need):
+            off = (SPACE.BRANCHES.index(b["jiang"]) - SPACE.BRANCHES.index(b["hour"])) % 12
+            src = base_at.get((b["day"], SPACE.BRANCHES[off], b["month"], b["night"]))
+            if src in got:
+                out.add(i)
+    return sorted(out)
+
+
+# --------------------------------------------------------------------------- findings
+def findings(kb, rep):
+    """Every finding of the report, ranked: by severity (error, warning, note), then by the boards
+    it touches (most first).  Each: severity, check, message, entries (with file:line and tone),
+    boards, and the board that shows it as a `liuren judge` command when there is one.
+
+    - conflict, undeclared: error.  Declared: note, with the declaration that covers it.
+    - redundant (the same firing set): error when the group mixes 吉 and 凶; a warning within one
+      book; a note across books.
+    - subsumed (one firing set inside another's): a note (nestings under a rule firing on more
+      than half the boards are dropped, and counted).
+    - never fires: an error when its own example does not fire either; a warning when nothing
+      explains it (no example, no question, not declared unreachable); a note when its example
+      fires (it fires only on boards the space lacks) or it is declared unreachable.
+    - always fires: a note.
+    - sources that disagree: a note."""
+    out = []
+    ref = lambda x: entry_ref(kb, x, rep.get("firing_counts", {}).get(x, 0))  # noqa: E731
+    for kind, sev in (("undeclared", "error"), ("declared", "note")):
+        for c in rep["conflicts"][kind]:
+            f = {"severity": sev, "check": f"conflict ({kind})", "boards": c["boards"],
+                 "entries": [ref(c["a"]), ref(c["b"])], "subject": c["subject"],
+                 "board": c["board"], "command": c["command"],
+                 "message": f"{c['a_name']}（{_val(kb, c['a'])}）與 {c['b_name']}（{_val(kb, c['b'])}）"
+                            f"同論 {c['subject']}，吉凶相反，{c['boards']} 盤"}
+            if c.get("covered_by"):
+                f["covered_by"] = c["covered_by"]
+                f["wildcard_only"] = c["wildcard_only"]
+            out.append(f)
+    for g in rep["redundant"]:
+        tones = {v for v in g["valences"] if v}
+        books = {entry_ref(kb, x)["book"] for x in g["rules"]}
+        sev = "error" if {"吉", "凶"} <= tones else ("warning" if len(books) == 1 else "note")
+        out.append({"severity": sev, "check": "redundant", "boards": g["boards"],
+                    "entries": [ref(x) for x in g["rules"]], "board": g["board"], "command": g["command"],
+                    "message": "、".join(f"{n}（{v or '—'}）" for n, v in zip(g["names"], g["valences"]))
+                               + f" 同起於同 {g['boards']} 盤" + ("，吉凶相反" if sev == "error" else "")})
+    for x in rep["subsumed"]:
+        out.append({"severity": "note", "check": "subsumed", "boards": x["narrow_boards"],
+                    "entries": [ref(x["narrow"]), ref(x["broad"])], "board": x["board"], "command": x["command"],
+                    "message": f"{x['narrow_name']}（{x['narrow_valence'] or '—'}，{x['narrow_boards']} 盤）"
+                               f"皆在 {x['broad_name']}（{x['broad_valence'] or '—'}，{x['broad_boards']} 盤）之內"})
+    for x in rep["never_fire"]:
+        ex = x.get("examples")
+        reason = x.get("reason")
+        if ex == "example_fails":
+            sev, msg = "error", "never fires in the space, nor on its own example board"
+        elif reason == "unreachable":
+            sev, msg = "note", "never fires: declared unreachable (" + (x.get("note") or "") + ")"
+        elif ex == "example_fires" or reason == "outside the space":
+            sev, msg = "note", "never fires in the space; fires on its own example board (inputs the space lacks)"
+        elif reason == "question":
+            sev, msg = "warning", "never fires, even under its question " + "、".join(x.get("questions", []))
+        else:
+            sev, msg = "warning", "never fires, and nothing explains it (no example that fires, no question)"
+        why = ("example_fails" if ex == "example_fails" else "unreachable" if reason == "unreachable" else
+               "example_fires" if ex == "example_fires" or reason == "outside the space" else
+               "question" if reason == "question" else "unknown")
+        f = {"severity": sev, "check": "never fires", "boards": 0, "entries": [ref(x["id"])], "message": msg,
+             "why": why}
+        if x.get("example"):
+            f["board"] = x["example"]
+            f["command"] = judge_command(x["example"], rep.get("kb_dir"))
+        if x.get("example_errors"):
+            f["detail"] = x["example_errors"]
+        out.append(f)
+    for x in rep["always_fire"]:
+        n = rep.get("firing_counts", {}).get(x["id"], 0)
+        out.append({"severity": "note", "check": "always fires", "boards": n, "entries": [ref(x["id"])],
+                    "message": f"fires on every board of its space ({n})"})
+    for d in rep.get("source_disagreements", []):
+        n = d.get("boards_only_a", 0) + d.get("boards_only_b", 0)
+        out.append({"severity": "note", "check": "sources disagree", "boards": n,
+                    "entries": [ref(d["a"]), ref(d["b"])],
+                    "message": f"{d['name']}: {','.join(d['a_seed'])} vs {','.join(d['b_seed'])}"})
+    rank = {s: i for i, s in enumerate(SEVERITIES)}
+    out.sort(key=lambda f: (rank[f["severity"]], -f["boards"], f["check"], [e["id"] for e in f["entries"]]))
+    for f in out:
+        f["key"] = finding_key(f)
+    return out
+
+
+def _val(kb, x):
+    e = kb.entries.get(x)
+    return (e.valence if e else "") or "—"
+
+
+def finding_key(f):
+    """What a finding is, whatever its counts: its check and its entries (for --baseline)."""
+    return f["check"] + ":" + ",".join(sorted(e["id"] for e in f["entries"]))
+
+
+LIMIT = 300            # findings shown in the Markdown (and HTML) unless --all
+CLI_LIMIT = 20         # findings printed on the terminal unless --all
+
+
+def _entry_line(e):
+    return f"`{e['id']}` {e['name']}（{e.get('valence') or '—'}，{e.get('kind', '')}）{e['file']}:{e['line']}"
+
+
+def _shown(n, total, what):
+    return f"{n} of {total:,} {what} shown" + ("; --all for the rest" if n < total else "")
+
+
+def markdown(rep, all_=False):
+    sp = rep["space"]
+    fs = rep.get("findings", [])
+    sev = Counter(f["severity"] for f in fs)
+    L = [f"# KB audit ({sp['boards']:,} boards)", ""]
+    L.append(f"{sev['error']} errors, {sev['warning']} warnings, {sev['note']} notes.")
+    if sp.get("rules"):
+        L.append(f"Audited only: {', '.join(sp['rules'])} and the {len(rep.get('met', []))} rules they meet.")
+    L += ["", "## The space", ""]
+    L += space_lines(rep)
+    L += ["", f"## Findings ({len(fs):,}), by severity, then boards touched", ""]
+    shown = fs if all_ else fs[:LIMIT]
+    L.append(_shown(len(shown), len(fs), "findings") + ".")
     L.append("")
-    L.append(f"## Rules that fire on every board ({len(rep['always_fire'])})")
-    L += [f"- `{x['id']}` {x['name']}" for x in rep["always_fire"]] + [""]
-    for k in ("undeclared", "declared"):
-        cs = rep["conflicts"][k]
-        L.append(f"## Conflicts, {k} ({len(cs)})")
-        L += [f"- `{c['a']}` {c['a_name']} × `{c['b']}` {c['b_name']}: {c['boards']} boards, e.g. {c['example']}"
-              for c in cs[:300]] + [""]
-    L.append(f"## Redundant (identical firing sets) ({len(rep['redundant'])})")
-    L += [f"- {', '.join(f'`{r}`' for r in x['rules'])} ({'、'.join(x['names'])}): {x['boards']} boards"
-          for x in rep["redundant"]] + [""]
-    L.append(f"## Subsumed (nested firing sets) ({len(rep['subsumed'])})")
-    L += [f"- `{x['narrow']}` ({x['narrow_boards']}) ⊂ `{x['broad']}` ({x['broad_boards']})"
-          for x in rep["subsumed"][:500]] + [""]
-    L.append(f"## Variants ({len(rep['variants'])})")
+    for f in shown:
+        L.append(f"- **{f['severity']}** {f['check']}: {f['message']} ({f['boards']:,} boards)")
+        for e in f["entries"]:
+            L.append(f"  - {_entry_line(e)}")
+        for c in f.get("covered_by", [])[:3]:
+            L.append(f"  - declared by `{c['id']}` {c['file']}:{c['line']}" + (" (wildcard)" if c["wildcard"] else ""))
+        if f.get("command"):
+            L.append(f"  - board: `{f['command']}`")
+    L += ["", "## Declared pairs and the declarations that cover them", ""]
+    L += declared_lines(rep, all_)
+    L += ["", f"## Conflicts, undeclared ({len(rep['conflicts']['undeclared'])})", "",
+          "(each is an error finding above)", ""]
+    fc = rep.get("firing_counts", {})
+    L += ["", f"## Per-rule firing counts ({len(fc):,} entries that fire; boards of their space)", ""]
+    uni = rep.get("firing_universe", {})
+    L += [f"- `{k}` {v:,}" + (f" / {uni[k]:,}" if k in uni else "") for k, v in sorted(fc.items(), key=lambda kv: (-kv[1], kv[0]))]
+    L += ["", f"## Variants ({len(rep['variants'])})"]
     L += [f"- `{v['entry']}` {v['name']} — {v['label']}「{v['quote']}」: {v['boards_changed']}/{v['of']} boards change"
           for v in rep["variants"]] + [""]
-    L.append(f"## Same-named entries from different sources that disagree ({len(rep['source_disagreements'])})")
-    for d in rep["source_disagreements"]:
-        L.append(f"- {d['name']}: `{d['a']}` ({','.join(d['a_seed'])}) vs `{d['b']}` ({','.join(d['b_seed'])})"
-                 + (f"; cells only in a: {d.get('only_a')}; only in b: {d.get('only_b')}" if d.get("cells_differ") else "")
-                 + (f"; boards only a {d.get('boards_only_a')}, only b {d.get('boards_only_b')}" if "boards_only_a" in d else ""))
     return "\n".join(L) + "\n"
+
+
+def space_lines(rep):
+    sp = rep["space"]
+    d = sp.get("definition") or {}
+    L = [f"- boards: {sp['boards']:,} ({sp.get('main_boards', sp['boards']):,} in the widened space, "
+         f"{sp.get('question_boards', 0):,} asking a question)"]
+    for k, v in (d.get("base") or {}).items():
+        L.append(f"- fixed on the base boards — {k}: {v}")
+    for k, v in (d.get("fixed") or {}).items():
+        L.append(f"- fixed everywhere — {k}: {v}")
+    for x in d.get("dimensions", []):
+        state = "varied" if x.get("varied") else "not varied (no rule reads it)" if not x.get("rules_reading") else "not varied"
+        L.append(f"- {x['label']} ({x['id']}): {state}; read by {x.get('rules_reading', '?')} rules — {x['varies']}")
+    if sp.get("question_spaces"):
+        qs = sp["question_spaces"]
+        L.append(f"- questions asked on their own boards: {len(qs)} "
+                 f"({sum(q['boards'] for q in qs.values()):,} boards, {sum(q['entries'] for q in qs.values())} entries)")
+    if "trivial_nestings_dropped" in sp:
+        L.append(f"- nestings under a rule that fires on more than half the boards, not reported: "
+                 f"{sp['trivial_nestings_dropped']:,}")
+    return L
+
+
+def declared_stats(rep):
+    dec = rep["conflicts"]["declared"]
+    wild = sum(1 for c in dec if c.get("wildcard_only"))
+    return {"pairs": len(dec), "wildcard_only": wild, "share": (wild / len(dec)) if dec else 0.0}
+
+
+def declared_lines(rep, all_=False):
+    dec = rep["conflicts"]["declared"]
+    st = declared_stats(rep)
+    L = [f"{st['pairs']:,} declared pairs; {st['wildcard_only']:,} ({st['share']:.0%}) covered only by wildcard rows.", ""]
+    shown = dec if all_ else sorted(dec, key=lambda c: -c["boards"])[:LIMIT]
+    L.append(_shown(len(shown), len(dec), "declared pairs") + ".")
+    L.append("")
+    for c in shown:
+        cov = c.get("covered_by") or []
+        first = cov[0] if cov else {}
+        L.append(f"- `{c['a']}` {c['a_name']} × `{c['b']}` {c['b_name']} ({c['boards']:,} boards): "
+                 f"`{first.get('id', '')}` {first.get('file', '')}:{first.get('line', '')}"
+                 + (" (wildcard only)" if c.get("wildcard_only") else ""))
+    return L
+
+
+def html_report(rep, all_=False):
+    """The report as one standalone HTML page (no script, no outside file)."""
+    from html import escape as h
+    fs = rep.get("findings", [])
+    shown = fs if all_ else fs[:LIMIT]
+    sev = Counter(f["severity"] for f in fs)
+    rows = []
+    for f in shown:
+        ents = "<br>".join(f"<code>{h(e['id'])}</code> {h(e['name'])}（{h(e.get('valence') or '—')}）"
+                           f" <small>{h(e['file'])}:{e['line']}</small>" for e in f["entries"])
+        cmd = f"<br><code>{h(f['command'])}</code>" if f.get("command") else ""
+        rows.append(f"<tr class='{h(f['severity'])}'><td>{h(f['severity'])}</td><td>{h(f['check'])}</td>"
+                    f"<td>{f['boards']:,}</td><td>{h(f['message'])}{cmd}</td><td>{ents}</td></tr>")
+    space = "".join(f"<li>{h(x[2:])}</li>" for x in space_lines(rep))
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>KB audit</title><style>"
+            "body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+            "padding:3px 6px;vertical-align:top}tr.error td:first-child{color:#b00;font-weight:bold}"
+            "tr.warning td:first-child{color:#a60}code{font-size:90%}</style></head><body>"
+            f"<h1>KB audit ({rep['space']['boards']:,} boards)</h1>"
+            f"<p>{sev['error']} errors, {sev['warning']} warnings, {sev['note']} notes. "
+            f"{h(_shown(len(shown), len(fs), 'findings'))}.</p><h2>The space</h2><ul>{space}</ul>"
+            "<h2>Findings</h2><table><tr><th>severity</th><th>check</th><th>boards</th><th>finding</th>"
+            f"<th>entries</th></tr>{''.join(rows)}</table></body></html>\n")
+
+
+# --------------------------------------------------------------------------- saved runs
+def last_run_path():
+    """Where the last full run is kept for the web app's /audit page (the cache folder)."""
+    import pathlib
+    from liuren.rules import cache
+    return pathlib.Path(cache.cache_dir()) / "audit" / "last.json"
+
+
+def slim(rep):
+    """What a saved run keeps: the findings and the space (not the boards' firing lists)."""
+    return {"format": 1, "space": rep["space"], "findings": rep.get("findings", []),
+            "declared": declared_stats(rep), "firing_counts": rep.get("firing_counts", {}),
+            "seconds": rep.get("seconds")}
+
+
+def save_run(rep, path):
+    import pathlib
+    p = pathlib.Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(p.suffix + ".tmp")
+    tmp.write_text(json.dumps(slim(rep), ensure_ascii=False, indent=0), encoding="utf-8")
+    os.replace(tmp, p)
+
+
+def load_run(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            run = json.load(f)
+    except OSError as e:
+        raise InputError(f"{path!r}: {e.strerror}") from None
+    except ValueError:
+        raise InputError(f"{path!r}: not a saved audit run (JSON)") from None
+    if not isinstance(run, dict) or not isinstance(run.get("findings"), list):
+        raise InputError(f"{path!r}: not a saved audit run (no findings)")
+    return run
+
+
+def compare(base, rep):
+    """What is new since a saved run, and what is gone (by finding_key)."""
+    old = {f["key"]: f for f in base["findings"]}
+    now = {f["key"]: f for f in rep.get("findings", [])}
+    new = [f for k, f in now.items() if k not in old]
+    gone = [f for k, f in old.items() if k not in now]
+    return new, gone
 
 
 def cmd_audit(a):
@@ -801,39 +1432,94 @@ def cmd_audit(a):
             opts[k.strip()] = v.strip()
     if a.variants not in ("sample", "full"):
         raise InputError(f"--variants {a.variants!r}: sample or full")
-    rep = audit(a.kb, a.months, a.daynight, opts, progress=not a.quiet, variants=not a.no_variants, days=a.days,
-                variant_space=a.variants, question=a.question)
+    if a.space not in ("wide", "base"):
+        raise InputError(f"--space {a.space!r}: wide or base")
+    base = None
+    if a.baseline:
+        import pathlib
+        if pathlib.Path(a.baseline).exists():
+            base = load_run(a.baseline)
+    rules = None
+    if a.rules:
+        rules = [x for r in a.rules for x in r.replace("，", ",").split(",") if x.strip()]
+    rep = audit(a.kb, a.months, a.daynight, opts, progress=not a.quiet,
+                variants=not a.no_variants and rules is None, days=a.days,
+                variant_space=a.variants, question=a.question, wide=a.space == "wide", rules=rules)
     if a.markdown:
+        _write(a.markdown, markdown(rep, a.all), "--markdown")
+    if a.html:
+        _write(a.html, html_report(rep, a.all), "--html")
+    if rules is None and not a.kb and a.question is None:
         try:
-            with open(a.markdown, "w", encoding="utf-8") as f:
-                f.write(markdown(rep))
+            save_run(rep, last_run_path())        # for the web app's /audit page
+        except OSError:
+            pass
+    fs = rep["findings"]
+    if a.baseline and base is None:
+        try:
+            save_run(rep, a.baseline)
         except OSError as e:
-            raise InputError(f"--markdown {a.markdown!r}: {e.strerror}") from None
+            raise InputError(f"--baseline {a.baseline!r}: {e.strerror}") from None
     if a.json:
         print(json.dumps(rep, ensure_ascii=False, indent=1))
+    elif base is not None:
+        new, gone = compare(base, rep)
+        ne = sum(1 for f in new if f["severity"] == "error")
+        print(f"since {a.baseline}: {len(new)} new ({ne} errors), {len(gone)} gone")
+        for tag, xs in (("new", new), ("gone", gone)):
+            for f in (xs if a.all else xs[:CLI_LIMIT]):
+                print(f"  {tag} {f['severity']} {f['check']}: {f['message']}")
+                for e in f["entries"]:
+                    print(f"      {e['id']} {e['file']}:{e['line']}")
+                if f.get("command") and tag == "new":
+                    print(f"      {f['command']}")
+            if len(xs) > CLI_LIMIT and not a.all:
+                print(f"  ({_shown(CLI_LIMIT, len(xs), tag)})")
+        return 1 if ne else 0
     else:
-        c = rep["conflicts"]
-        why = Counter(x.get("reason") for x in rep["never_fire"])
-        print(f"boards: {rep['space']['boards']}; never fire: {len(rep['never_fire'])} ({why['not seen']} with no "
-              f"reason known, {why['question']} under other questions, {why['outside the space']} outside the space, "
-              f"{why['unreachable']} declared unreachable); "
-              "always fire: "
-              f"{len(rep['always_fire'])}; conflicts: {len(c['undeclared'])} undeclared, {len(c['declared'])} declared; "
-              f"redundant groups: {len(rep['redundant'])}; subsumed pairs: {len(rep['subsumed'])}; variants: "
-              f"{len(rep['variants'])}; source disagreements: {len(rep['source_disagreements'])}")
-        for x in c["undeclared"][:20]:
-            print(f"  undeclared conflict: {x['a']} {x['a_name']} × {x['b']} {x['b_name']} ({x['boards']} boards)")
-    return 1 if rep["conflicts"]["undeclared"] else 0
+        sev = Counter(f["severity"] for f in fs)
+        st = declared_stats(rep)
+        print(f"boards: {rep['space']['boards']:,}; findings: {sev['error']} errors, {sev['warning']} warnings, "
+              f"{sev['note']:,} notes; declared pairs: {st['pairs']:,} ({st['share']:.0%} only by wildcard rows); "
+              f"variants: {len(rep['variants'])}; {rep.get('seconds')} s")
+        if a.baseline:
+            print(f"baseline saved: {a.baseline}")
+        shown = fs if a.all else [f for f in fs if f["severity"] != "note"][:CLI_LIMIT] or fs[:CLI_LIMIT]
+        for f in shown:
+            print(f"  {f['severity']} {f['check']} ({f['boards']:,} boards): {f['message']}")
+            for e in f["entries"]:
+                print(f"      {e['id']} {e['name']}（{e.get('valence') or '—'}）{e['file']}:{e['line']}")
+            if f.get("command"):
+                print(f"      {f['command']}")
+        if len(shown) < len(fs):
+            print(f"({_shown(len(shown), len(fs), 'findings')}; or --markdown / --html FILE)")
+    return 1 if any(f["severity"] == "error" for f in fs) else 0
+
+
+def _write(path, text, flag):
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise InputError(f"{flag} {path!r}: {e.strerror}") from None
 
 
 def add_command(sub):
-    p = sub.add_parser("audit", help="judge the whole board space and audit the KB (exit 1 on undeclared conflicts)")
+    p = sub.add_parser("audit", help="judge the whole board space and audit the KB (exit 1 on an error finding)")
     p.add_argument("--months", default="all", help="all (default), a number 1–12, or month branches like 寅,申")
     p.add_argument("--daynight", default="both", help="both (default), day or night")
     p.add_argument("--days", type=int, default=60, help="only the first N days of the sixty (default 60: all)")
+    p.add_argument("--space", default="wide", help="wide (default: vary what the rules read — 占時, 太歲, 本命・行年, "
+                                                   "農曆, 節日, the question) or base (占時 子, 丙午 only)")
     p.add_argument("--options", help="casting options for every board, e.g. guiren=甲羊,shehai=mengzhong")
+    p.add_argument("--rules", nargs="+", metavar="ID", help="audit only these rules (or named rows) and the rules "
+                                                            "they meet")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown")
+    p.add_argument("--html", metavar="FILE", help="also write the report as an HTML page")
+    p.add_argument("--all", action="store_true", help="show every finding (not only the first ones)")
+    p.add_argument("--baseline", metavar="FILE", help="compare with the run saved in FILE (saved there when it does "
+                                                      "not exist): report what is new or gone; exit 1 on a new error")
     p.add_argument("--no-variants", action="store_true", help="skip measuring the 底本 variants")
     p.add_argument("--variants", default="sample", help="sample (default: one lesson of each day, 60 boards) or "
                                                        "full (the 720 lessons): where each variant's effect is measured")

@@ -155,18 +155,43 @@ def test_planted_dead_rule(report):
     assert "t-good" not in {x["id"] for x in report["never_fire"]}
 
 
-def test_never_fire_says_why(report, tiny):
+@pytest.fixture(scope="module")
+def narrow(tiny):
+    # the space of before issue 27: 占時 子 only, no question asked
+    return audit(str(tiny), months="1", daynight="day", progress=False, days=10, variants=False, wide=False,
+                 questions=False)
+
+
+def test_never_fire_says_why(narrow, tiny):
     # a rule nothing explains (look at it), one asked only under a question, one declared unreachable
-    why = {x["id"]: x for x in report["never_fire"]}
+    why = {x["id"]: x for x in narrow["never_fire"]}
     assert why["t-dead"]["reason"] == "not seen"
     assert why["t-asked"]["reason"] == "question" and why["t-asked"]["questions"] == ["試問"]
     assert why["t-never"]["reason"] == "unreachable" and why["t-never"]["note"] == "初傳不能既子又丑。"
-    # the audit casts at 占時 子: a rule for 占時 卯 is outside its space, shown with its example board
+    # the narrow space casts at 占時 子: a rule for 占時 卯 is outside it, shown with its example board,
+    # and judging that example shows that it fires there
     assert why["t-mao-hour"]["reason"] == "outside the space" and why["t-mao-hour"]["example"]["on"] == "子加卯"
+    assert why["t-mao-hour"]["examples"] == "example_fires"
+    assert why["t-dead"]["examples"] == "no_examples"
     # asking the question on every board audits its rules
     asked = audit(str(tiny), months="1", daynight="day", progress=False, days=2, variants=False, question="試問")
     assert asked["space"]["question"] == "試問"
     assert "t-asked" not in {x["id"] for x in asked["never_fire"]}
+
+
+def test_wide_space_varies_what_rules_read(report, narrow):
+    # the widened space varies 占時 (the rule for 占時 卯 fires) and asks each question on its own
+    # boards (the rule only 試問 brings out fires), and says what it fixed and varied
+    never = {x["id"] for x in report["never_fire"]}
+    assert "t-mao-hour" not in never and "t-asked" not in never and "t-dead" in never
+    sp = report["space"]
+    assert "hour" in sp["varied"] and "question" in sp["varied"] and sp["question_spaces"]["試問"]["entries"] == 1
+    assert "year" not in sp["varied"]                  # no rule of the tiny KB reads 太歲
+    dims = {d["id"]: d for d in sp["definition"]["dimensions"]}
+    assert dims["hour"]["rules_reading"] == 1 and dims["year"]["rules_reading"] == 0
+    assert sp["definition"]["base"]["hour"] == "子" and "second person" in sp["definition"]["fixed"]
+    assert sp["main_boards"] > narrow["space"]["boards"]
+    assert report["firing_counts"]["t-mao-hour"] > 0
 
 
 def test_planted_conflict_undeclared_and_declared(report):
@@ -224,7 +249,8 @@ def test_json_keys_and_exit_status(tiny, capsys, tmp_path):
         assert k in out
     assert set(out["conflicts"]) == {"declared", "undeclared"}
     assert rc == 1                              # an undeclared conflict gates CI
-    assert "## Conflicts, undeclared" in md.read_text(encoding="utf-8")
+    text = md.read_text(encoding="utf-8")
+    assert "## Conflicts, undeclared" in text and "## Findings" in text and "## The space" in text
 
 
 def test_bad_audit_options(capsys):

@@ -99,5 +99,31 @@ def test_a_bad_query_says_which_token(page, server):
     page.fill("#q", "斬首 and (元首課")
     page.click("#find-go")
     page.wait_for_selector("#find-error")
-    assert "'('" in page.inner_text("#find-error")
+    assert "第 3 項之「(」未閉" in page.inner_text("#find-error")      # the token, in the page's language
     assert page.input_value("#q") == "斬首 and (元首課"
+
+
+def test_a_researchers_position_query_cross_table_and_chart(page, server, ix):
+    """A position query with a cross-table: the table's cells read apart, the chart is the
+    server's SVG (no script drew it), and a co-occurrence link opens a query that answers."""
+    from liuren.app import find as F
+    q = "初傳 空 and not gate=涉害"
+    r = F.find(ix, q, count_by_key="daynight,gate", limit=0)
+    page.goto(f"{server}/find?lang=ja")
+    page.fill("#q", q)
+    page.fill("#count_by", "daynight,gate")
+    page.click("#find-go")
+    page.wait_for_selector("#find-table")
+    rows = page.locator("#find-table tbody tr")
+    assert rows.count() == len(r["table"]["rows"]) + 1
+    cells = rows.first.locator("td").all_inner_texts()
+    assert [int(c.replace(",", "")) for c in cells] == r["table"]["cells"][0] + [r["table"]["row_totals"][0]]
+    chart = page.locator("#chart-gate svg")
+    assert chart.count() == 1 and page.locator("#chart-gate svg rect").count() == len(F.GATES)
+    box = page.locator("#chart-gate svg rect").first.bounding_box()
+    assert box and box["height"] > 5
+    assert "占時は子" in page.inner_text("#find-space")
+    link = page.locator("#find-cooccur tbody tr td a").first
+    link.click()
+    page.wait_for_selector("#find-count")
+    assert "and" in page.inner_text("#find-count")

@@ -43,7 +43,7 @@ def _globals():
 
     def aspect_lines_in(a, lang="zh"):
         return aspect_lines(a, lang=lang)     # the language passed down: no state shared by threads
-    return dict(WORDS=L.WORDS, HTML_LANG=L.HTML_LANG, kind_word=L.kind_word, json_script=V.json_script, cite=cite,
+    return dict(WORDS=L.WORDS, HTML_LANG=L.HTML_LANG, kind_word=L.kind_word, valence_word=L.valence_word, json_script=V.json_script, cite=cite,
                 aspect_lines=aspect_lines_in, imagery_line=imagery_line, is_rendering=is_rendering,
                 step_text=step_text)
 
@@ -163,8 +163,8 @@ def create_app(kb=None, warm=True):
             return api_error(msg, 500)
         return page_error(request, msg, 500)
 
-    def params(request, allowed, multi=None):
-        return P.read_params(request.query_params.multi_items(), allowed, len(request.url.query), multi)
+    def params(request, allowed, multi=None, long=None):
+        return P.read_params(request.query_params.multi_items(), allowed, len(request.url.query), multi, long)
 
     def lang_of(request):
         v = request.query_params.get("lang")
@@ -282,7 +282,7 @@ def create_app(kb=None, warm=True):
                 return page(request, "rules_shared.html", {"lang": lang, "name": rule, "choices": choices})
             return page_error(request, e, lang=lang)
         return page(request, "rule.html", {"lang": lang, "v": v,
-                                           "where": FIND.rule_block(app.state.finder, v["e"].id, lang)})
+                                           "where": FINDWEB.rule_block(app.state.finder, v["e"].id, lang)})
 
     @app.get("/practice", response_class=HTMLResponse, summary="a drill: the 四課, then the 三傳 and the gate, then the 格")
     def practice(request: Request):
@@ -385,6 +385,7 @@ def create_app(kb=None, warm=True):
 
     # ------------------------------------------------------------------ where does it fire? (find)
     from liuren.app import find as FIND
+    from liuren.app import findweb as FINDWEB
     if getattr(app.state, "finder", None) is None:
         app.state.finder = FIND.Finder(svc.kb_dir)
 
@@ -396,24 +397,55 @@ def create_app(kb=None, warm=True):
         lang = lang_of(request)
         ctx, status = {"lang": lang, "p": {}}, 200
         try:
-            p = params(request, FIND.FIND_KEYS)
+            p = params(request, FINDWEB.FIND_KEYS, long=P.LONG)
             lang = L.check_lang(p.get("lang"))
-            ctx = dict(FIND.page_find(app.state.finder, p, lang), lang=lang)
+            ctx = dict(FINDWEB.page_find(app.state.finder, p, lang), lang=lang)
         except LiurenError as e:
+            if isinstance(e, FINDWEB.WhichOne):
+                ctx = dict(e.ctx, lang=lang)        # a name several entries share: the choices, as links
             if "p" not in ctx or not isinstance(ctx.get("months"), list):
                 ctx = {"lang": lang, "p": dict(request.query_params), "r": None, "months": list(FIND.X.MONTHS),
-                       "gates": FIND.GATES, "examples": FIND.EXAMPLES, "space": 17280, "facets": {}}
+                       "gates": FIND.GATES, "examples": FINDWEB.EXAMPLES, "space": 17280, "days": 60, "facets": {},
+                       "charts": {}, "by_keys": FIND.COUNT_BY + (FIND.KE_KEY,)}
             ctx["error"] = L.error_text(e, lang)
             status = _find_status(e)
         return page(request, "find.html", ctx, status)
 
-    @app.get("/api/find", openapi_extra=_doc(FIND.FIND_KEYS), summary="where does it fire? (liuren find --json)")
+    @app.get("/api/find", openapi_extra=_doc(FINDWEB.FIND_KEYS), summary="where does it fire? (liuren find --json)")
     def api_find(request: Request):
         try:
-            p = params(request, FIND.FIND_KEYS)
-            return SafeJSON(FIND.api_find(app.state.finder, p, L.check_lang(p.get("lang"))))
+            p = params(request, FINDWEB.FIND_KEYS, long=P.LONG)
+            return SafeJSON(FINDWEB.api_find(app.state.finder, p, L.check_lang(p.get("lang"))))
         except LiurenError as e:
             return api_error(e, _find_status(e))
+
+    # ------------------------------------------------------------------ the KB audit (a saved run)
+    from liuren.app import auditview as AV
+    if getattr(app.state, "audit_runs", None) is None:
+        app.state.audit_runs = AV.Runs()
+
+    @app.get("/audit", response_class=HTMLResponse, summary="the KB audit: the findings of the last saved run")
+    def audit_page(request: Request):
+        lang = lang_of(request)
+        ctx, status = {"lang": lang, "p": {}}, 200
+        try:
+            p = params(request, AV.AUDIT_KEYS, multi=set())
+            lang = L.check_lang(p.get("lang"))
+            ctx = dict(AV.page_audit(app.state.audit_runs, p, lang), lang=lang)
+        except AV.NoRun:
+            ctx, status = {"lang": lang, "missing": True}, 503
+        except LiurenError as e:
+            ctx = {"lang": lang, "error": L.error_text(e, lang)}
+            status = _status(e)
+        return page(request, "audit.html", ctx, status)
+
+    @app.get("/api/audit", openapi_extra=_doc(AV.AUDIT_KEYS), summary="the KB audit's findings (liuren audit --json)")
+    def api_audit(request: Request):
+        try:
+            p = params(request, AV.AUDIT_KEYS, multi=set())
+            return SafeJSON(AV.api_audit(app.state.audit_runs, p, L.check_lang(p.get("lang"))))
+        except LiurenError as e:
+            return api_error(e, 503 if isinstance(e, AV.NoRun) else _status(e))
 
     @app.get("/docs", include_in_schema=False)
     def docs(request: Request):
@@ -479,6 +511,13 @@ PARAM_DOC = {
     "source": "seed number (000 …)", "name": "part of a name, id or label", "symbol": "a branch, stem or general",
     "category": "one category, e.g. 臟腑", "seed": "the lesson's number", "chu": "初傳", "zhong": "中傳", "mo": "末傳",
     "gate": "發用之門 (賊克 比用 涉害 遙克 昴星 別責 八專 伏吟 返吟)", "ge": "a 格 the student expects (repeatable)",
+    "q": "find: an expression of rules and board facts (初傳=亥, 鬼@初傳, 貴人@卯, 初傳 空, gate=涉害) joined by "
+         "and/or/not; up to 1,500 characters",
+    "count_by": "find: counts by a key (month gate day lesson daynight dim ke, a position, a 天將); two keys "
+                "joined by a comma: a cross-table", "cooccur": "find: an expression whose co-occurring rules to list",
+    "sort": "find's co-occurrence: lift (default) or count", "min_count": "find's co-occurrence: the fewest boards",
+    "order": "find: lessons (distinct lessons first, default) or space",
+    "dim": "find: base (the base boards) or the boards varying hour, year, person, lunar, term",
 }
 
 

@@ -9,6 +9,8 @@ from liuren.errors import InputError
 MAX_VALUE = 64           # characters in one parameter value
 MAX_REPEAT = 40          # values of one repeatable parameter
 MAX_QUERY = 4096         # characters in the whole query string
+MAX_EXPR = 1500          # characters in an expression (/find's q and cooccur): expressions are long
+LONG = {"q": MAX_EXPR, "cooccur": MAX_EXPR}      # the parameters /find lets be long (read_params' `long`)
 
 CAST_KEYS = ("moment", "tz", "day", "jiang", "hour", "on", "night", "daytime", "year", "month", "born", "sex",
              "benming", "xingnian", "partner_born", "partner_sex", "partner_benming", "partner_xingnian",
@@ -29,19 +31,22 @@ TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 
 
 
-def read_params(items, allowed, query_len=0, multi=None):
+def read_params(items, allowed, query_len=0, multi=None, long=None):
     """A request's query items as {name: value or [values]}: only the names this page takes,
     each value bounded in size and passed on unchanged, empty values dropped (an empty form field
-    is no value)."""
-    if query_len > MAX_QUERY:
-        raise InputError(f"the query is too long ({query_len} characters; at most {MAX_QUERY})")
+    is no value).  long: {name: characters} for the few values that may be longer than MAX_VALUE
+    (an expression); the query string may then be longer by what they take percent-encoded."""
+    long = long or {}
+    max_query = MAX_QUERY + 9 * sum(long.values())
+    if query_len > max_query:
+        raise InputError(f"the query is too long ({query_len} characters; at most {max_query})")
     out = {}
     for k, v in items:
         k = ALIASES.get(k, k)
         if k not in allowed:
             raise InputError(f"unknown parameter {_short(k)!r} (this page takes: {', '.join(allowed)})")
-        if len(v) > MAX_VALUE:
-            raise InputError(f"{k} {_short(v)!r}… is too long ({len(v)} characters; at most {MAX_VALUE})")
+        if len(v) > long.get(k, MAX_VALUE):
+            raise InputError(f"{k} {_short(v)!r}… is too long ({len(v)} characters; at most {long.get(k, MAX_VALUE)})")
         if v == "":                 # an empty form field is no value; anything else goes on as given
             continue
         if k in (MULTI if multi is None else multi):

@@ -1,0 +1,238 @@
+"""The audit's report (issue 27 §4, §6): conflicts across kinds and about the board as a whole,
+tones beside redundancy and subsumption, trivial nestings dropped, findings ranked with
+file:line and a `liuren judge` command that reproduces them, --baseline, --html, --rules."""
+import json
+import shutil
+import textwrap
+
+import pytest
+
+from liuren.cli.main import main
+from liuren.explain.audit import audit, judge_argv
+from liuren.rules.kbload import packaged_kb_dir
+
+from test_audit import PLANTED
+
+MORE = """\
+  - id: t-whole-good
+    name: 全盤吉
+    kind: 畢法
+    valence: 吉
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 日: {陰陽: 陽}
+  - id: t-whole-bad
+    name: 全盤凶
+    kind: 格
+    valence: 凶
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 日: {陰陽: 陽}
+      - 晝夜: {晝夜: 晝}
+  - id: t-kt
+    name: 課體凶
+    kind: 課體
+    valence: 凶
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 初傳, 支: $a}
+      - test: {eq: [$a, 午]}
+  - id: t-mix-ji
+    name: 混吉
+    kind: 格
+    valence: 吉
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 末傳, 支: 卯}
+  - id: t-mix-xiong
+    name: 混凶
+    kind: 格
+    valence: 凶
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 末傳, 支: 卯}
+  - id: t-broad
+    name: 廣
+    kind: 格
+    valence: 平
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 初傳, 支: $_x}
+      - not: {位: {位: 初傳, 支: 子}}
+"""
+
+
+DECL = """\
+tables:
+  - id: declared-conflicts
+    name: 宣告之相反
+    kind: 總則表
+    columns: [甲, 乙]
+    reading: 試。
+    rows:
+      - id: t-decl-glob
+        name: 全盤合參
+        甲: [t-mix-*]
+        乙: [t-mix-*]
+        reading: 試。
+        source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+"""
+
+
+def _kb(root, extra=""):
+    d = root / "kb"
+    shutil.copytree(packaged_kb_dir() / "core", d / "core")
+    (d / "planted.yaml").write_text(textwrap.dedent(PLANTED) + MORE + extra, encoding="utf-8")
+    (d / "decl.yaml").write_text(DECL, encoding="utf-8")
+    return d
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory):
+    return _kb(tmp_path_factory.mktemp("report"))
+
+
+@pytest.fixture(scope="module")
+def rep(kb):
+    return audit(str(kb), months="1", daynight="day", progress=False, days=6, variants=False)
+
+
+def _pairs(rep, k):
+    return {(c["a"], c["b"]): c for c in rep["conflicts"][k]}
+
+
+def test_board_wide_conflict(rep):
+    # neither binds a branch: they are about the board as a whole, and are compared as such
+    c = _pairs(rep, "undeclared")[("t-whole-bad", "t-whole-good")]
+    assert c["subject"] == "（全盤）" and c["boards"] > 0
+
+
+def test_conflict_across_kinds(rep):
+    # a 課體 (凶) and a 格 (吉) about the same 初傳 午 meet
+    assert ("t-good", "t-kt") in _pairs(rep, "undeclared")
+
+
+def test_tones_in_redundancy_and_subsumption(rep):
+    g = next(g for g in rep["redundant"] if set(g["rules"]) == {"t-mix-ji", "t-mix-xiong"})
+    assert sorted(g["valences"]) == ["凶", "吉"]
+    f = next(f for f in rep["findings"] if f["check"] == "redundant"
+             and {e["id"] for e in f["entries"]} == {"t-mix-ji", "t-mix-xiong"})
+    assert f["severity"] == "error" and {e["valence"] for e in f["entries"]} == {"吉", "凶"}
+    dup = next(f for f in rep["findings"] if f["check"] == "redundant"
+               and {e["id"] for e in f["entries"]} == {"t-dup-1", "t-dup-2"})
+    assert dup["severity"] == "warning"                  # the same tone, one book
+    s = next(x for x in rep["subsumed"] if x["narrow"] == "t-declared" and x["broad"] == "t-good")
+    assert s["narrow_valence"] == "凶" and s["broad_valence"] == "吉"
+
+
+def test_trivial_nestings_dropped(rep):
+    # t-broad fires on 11 of 12 初傳: what lies inside it says nothing
+    assert rep["firing_counts"]["t-broad"] * 2 > rep["firing_universe"]["t-broad"]
+    assert not any(x["broad"] == "t-broad" for x in rep["subsumed"])
+    assert rep["space"]["trivial_nestings_dropped"] > 0
+
+
+def test_findings_ranked_with_file_and_line(rep, kb):
+    fs = rep["findings"]
+    order = {"error": 0, "warning": 1, "note": 2}
+    keys = [(order[f["severity"]], -f["boards"]) for f in fs]
+    assert keys == sorted(keys) and fs[0]["severity"] == "error"
+    lines = (kb / "planted.yaml").read_text(encoding="utf-8").splitlines()
+    for f in fs:
+        for e in f["entries"]:
+            if e["file"] == "planted.yaml":
+                assert f"id: {e['id']}" in lines[e["line"] - 1]
+
+
+def test_printed_command_reproduces_each_conflict(rep, kb, capsys):
+    cs = rep["conflicts"]["declared"] + rep["conflicts"]["undeclared"]
+    assert len(rep["conflicts"]["declared"]) >= 1 and len(cs) >= 4
+    for c in cs:
+        assert c["command"].startswith("liuren judge ") and "--kb" in c["command"]
+        assert main(judge_argv(c["board"], str(kb)) + ["--json"]) == 0
+        fired = {f["rule"] for f in json.loads(capsys.readouterr().out)["fired"]}
+        assert {c["a"], c["b"]} <= fired, c["command"]
+
+
+def test_nothing_cut_silently(rep, tmp_path):
+    from liuren.explain.audit import LIMIT, markdown, html_report
+    big = dict(rep, findings=rep["findings"] * (LIMIT // max(1, len(rep["findings"])) + 2))
+    md = markdown(big)
+    assert f"{LIMIT} of {len(big['findings']):,} findings shown; --all for the rest" in md
+    assert "--all for the rest" not in markdown(big, all_=True).split("## Declared")[0]
+    assert f"{LIMIT} of {len(big['findings']):,} findings shown" in html_report(big)
+
+
+def test_baseline_reports_new_and_gone(kb, tmp_path, capsys):
+    base = tmp_path / "base.json"
+    args = ["audit", "--months", "1", "--daynight", "day", "--days", "6", "--quiet", "--no-variants", "--all"]
+    main(args + ["--kb", str(kb), "--baseline", str(base)])
+    assert base.exists() and "baseline saved" in capsys.readouterr().out
+    # the same KB: nothing new, exit 0 even though it has errors
+    assert main(args + ["--kb", str(kb), "--baseline", str(base)]) == 0
+    assert "0 new (0 errors), 0 gone" in capsys.readouterr().out
+    # an opposite-tone copy of a rule: a new error, exit 1; the fixed one gone
+    edited = _kb(tmp_path / "e", """\
+  - id: t-good-copy
+    name: 吉象之反
+    kind: 格
+    valence: 凶
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 初傳, 支: $a}
+      - test: {in: [$a, [子, 午]]}
+""".replace("t-kt", "t-kt"))
+    text = (edited / "planted.yaml").read_text(encoding="utf-8")
+    (edited / "planted.yaml").write_text(text.replace("      - 位: {位: 末傳, 支: 卯}\n  - id: t-broad",
+                                                      "      - 位: {位: 末傳, 支: 辰}\n  - id: t-broad"),
+                                         encoding="utf-8")
+    assert main(args + ["--kb", str(edited), "--baseline", str(base)]) == 1
+    out = capsys.readouterr().out
+    assert "new error conflict (undeclared)" in out and "t-good-copy" in out
+    gone = out.split("\n  gone ", 1)[1]
+    assert "error redundant" in gone and "t-mix-xiong" in gone      # 混吉/混凶 no longer fire alike
+
+
+def test_bad_baseline(tmp_path, capsys):
+    bad = tmp_path / "x.json"
+    bad.write_text("[1, 2]", encoding="utf-8")
+    assert main(["audit", "--days", "1", "--baseline", str(bad), "--quiet"]) == 2
+    assert "not a saved audit run" in capsys.readouterr().err
+
+
+def test_html_file(kb, tmp_path, capsys):
+    out = tmp_path / "a.html"
+    main(["audit", "--kb", str(kb), "--months", "1", "--daynight", "day", "--days", "2", "--quiet", "--no-variants",
+          "--html", str(out)])
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("<!doctype html>") and "t-whole-good" in text and "planted.yaml:" in text
+
+
+def test_rules_mode_gives_what_the_whole_audit_gives_for_them(kb, rep):
+    one = audit(str(kb), months="1", daynight="day", progress=False, days=6, variants=False, rules=["t-good"])
+    mine = lambda r: {(c["a"], c["b"], c["boards"]) for k in ("declared", "undeclared")  # noqa: E731
+                      for c in r["conflicts"][k] if "t-good" in (c["a"], c["b"])}
+    assert mine(one) == mine(rep) and mine(one)
+    assert {"t-bad", "t-declared", "t-kt"} <= set(one["met"])
+    sub = lambda r: {(x["narrow"], x["broad"]) for x in r["subsumed"] if "t-good" in (x["narrow"], x["broad"])}  # noqa: E731
+    # what nests inside it is the full audit's work: the 格 it meets there are named as not compared
+    assert sub(one) <= sub(rep) and "t-declared" in one["not_compared"]
+    assert one["firing_counts"]["t-good"] == rep["firing_counts"]["t-good"]
+    assert main(["audit", "--kb", str(kb), "--rules", "t-nothing", "--quiet"]) == 2
+
+
+def test_declared_pairs_name_their_declaration(rep, kb):
+    dec = _pairs(rep, "declared")
+    # declared on the rule itself (conflicts: [t-good]): that line, not a wildcard
+    c = dec[("t-declared", "t-good")]
+    cov = c["covered_by"][0]
+    assert cov["how"] == "entry" and cov["file"] == "kb/planted.yaml" and not c["wildcard_only"]
+    assert "conflicts:" in (kb / "planted.yaml").read_text(encoding="utf-8").splitlines()[cov["line"] - 1]
+    # a glob row of declared-conflicts: its file:line, and counted as covered only by a wildcard
+    g = dec[("t-mix-ji", "t-mix-xiong")]
+    assert g["covered_by"][0]["id"] == "t-decl-glob" and g["wildcard_only"]
+    assert "t-decl-glob" in (kb / "decl.yaml").read_text(encoding="utf-8").splitlines()[g["covered_by"][0]["line"] - 1]
+    from liuren.explain.audit import declared_stats, markdown
+    st = declared_stats(rep)
+    assert st["wildcard_only"] == sum(1 for x in dec.values() if x["wildcard_only"]) and 0 < st["share"] < 1
+    assert f"covered only by wildcard rows" in markdown(rep) and "decl.yaml:" in markdown(rep)

@@ -316,7 +316,8 @@ def space_layout(kb, days, options, question):
                 b = dict(b, question=question)
             i = lesson * P + k
             out.append((i, b))
-            months.setdefault(b["month"], []).append(i)
+            # by the month's branch: a board of another year names its month with that year's stem
+            months.setdefault(next(m for m in MONTHS if m[1] == b["month"][1]), []).append(i)
             nights.setdefault(bool(b.get("night")), []).append(i)
             if k >= BASE_PER_LESSON:
                 mine.append(tuple(sorted([(key, v) for key, v in b.items() if key != "question" and ref.get(key) != v]

@@ -55,13 +55,13 @@ DIMENSIONS = [
     {"id": "hour", "label": "占時", "reads": [("位", "占時")], "extra": 11,
      "varies": "占時 over the 11 other branches, the plate kept (月將 moves with 占時)"},
     {"id": "year", "label": "太歲", "reads": [("位", "太歲")], "extra": 11,
-     "varies": "the year over 2027 … 2037 (太歲 未 … 巳; 行年 moves with it)"},
+     "varies": "the year over 2027 … 2037 (太歲 未 … 巳; 行年 moves with it; the month keeps its branch, named by that year)"},
     {"id": "person", "label": "本命・行年", "reads": [("位", "本命"), ("位", "行年"), ("人", None)], "extra": 11,
      "varies": "本命 and 行年 given apart from the lesson and from each other (12 × 12 over the space), sex alternating"},
     {"id": "lunar", "label": "農曆", "reads": [("農曆", None)], "extra": 3,
-     "varies": "a lunar date (month 1–12, day 1–30; day 30 a 晦) cycling over the space"},
+     "varies": "a lunar date the month can hold (the lunar month whose 中氣 falls in it; day 1–30, day 30 a 晦), the day cycling over the space"},
     {"id": "term", "label": "節日", "reads": [("節日", None)], "extra": 2,
-     "varies": "the day holds one of the 24 節氣, cycling over the space"},
+     "varies": "the day holds the month's own 節 or 中氣 (24 節氣 over the twelve months)"},
 ]
 QUESTION = {"id": "question", "label": "所問", "reads": [("問", None)],
             "varies": "each question that gates some rule, asked on its own boards (one lesson per day and "
@@ -183,6 +183,8 @@ def _extra(dim, lesson, j, base):
         b["hour"], b["jiang"] = BRANCHES[h], BRANCHES[(off + h) % 12]
     elif dim == "year":
         b["year"] = 2027 + j
+        if b.get("month"):                              # the same month branch, as that year names it
+            b["month"] = month_of_year(JIAZI[(2027 + j - 4) % 60], b["month"][1])
     elif dim == "person":
         b.pop("born", None)
         bm = (lesson + j) % 12
@@ -190,10 +192,15 @@ def _extra(dim, lesson, j, base):
         b["benming"], b["xingnian"] = BRANCHES[bm], BRANCHES[xn]
         b["sex"] = "m" if (lesson + j) % 2 else "f"
     elif dim == "lunar":
+        # a lunar date the month can hold: the lunar month whose 中氣 is in it (寅: 正月), on days
+        # that vary with the lesson
         k = lesson * 3 + j
-        b["lunar"] = f"{k % 12 + 1}-{(k * 7) % 30 + 1}"
+        mb = BRANCHES.index(b["month"][1]) if b.get("month") else (k % 12 + 2)
+        b["lunar"] = f"{(mb - 2) % 12 + 1}-{(k * 7) % 30 + 1}"
     elif dim == "term":
-        b["term_day"] = TERMS[(lesson * 2 + j) % 24]
+        # the month's own 節 (j = 0) and 中氣 (j = 1)
+        mb = BRANCHES.index(b["month"][1]) if b.get("month") else (lesson % 12 + 2)
+        b["term_day"] = TERMS[(2 * ((mb - 2) % 12) + j) % 24]
     return b
 
 

@@ -711,7 +711,8 @@ def test_the_space_varies_what_rules_read_and_says_so(ix, cli_ix, capsys, client
     d = json.loads(capsys.readouterr().out)
     assert "占時" in d["notes"]["dq09-duchuan"]["changes_with"] and "占時" in d["space"]["extra"]
     page = client.get("/find", params={"q": "dq09-duchuan", "lang": "ja"}).text
-    assert "占時を変えた盤で発し方が変わる" in page.split('id="find-notes"')[1].split("</ul>")[0]
+    ja_notes = page.split('id="find-notes"')[1].split("</ul>")[0]
+    assert "を変えた盤で発し方が変わる" in ja_notes and "占時" in ja_notes.split("を変えた盤")[0]
     assert 'id="facet-dim"' in page and "占時を変えた盤" in page.split('id="find-space"')[1].split("</p>")[0]
     facet = page.split('id="facet-dim"')[1].split("</div>")[0]
     assert "基本の盤" in facet and "base" not in re.sub(r"<[^>]+>", "", facet)     # words, not the parameter

@@ -161,11 +161,57 @@ CROSS_BOOK = {("dq07-jiang-jixiong", "dq08-jiang"), ("dq09-yuesha", "jz-siqi"), 
               ("dq10-tiangui", "jz-tiangui"), ("dq10-guanshen", "dq12-guanshen"),
               ("jz-posui-ri", "jz-posui-sui")}
 
+# 《六壬大全》卷一 (kb/daquan/juan01-*.yaml) states many 神煞 whose cells another book (or another of its own
+# tables, by year and by month, by 年支 and by 日支) also gives: each stays under its own book and ¶.
+CROSS_BOOK_JUAN01 = {
+    ("dq01-baowei", "dq01-m160"),
+    ("dq01-bingfu", "dq09-suisha", "jz-bingfu"),
+    ("dq01-diaoke", "dq09-suisha"),
+    ("dq01-diaoke", "jz-diaoke"),
+    ("dq01-huagai", "jz-huagai"),
+    ("dq01-huangfan", "dq01-m159"),
+    ("dq01-jinshen-sui", "dq01-jinshen-zhi"),
+    ("dq01-m079", "dq08-tiande"),
+    ("dq01-m080", "dq08-yuede"),
+    ("dq01-m082", "dq09-yuesha", "jz-tianma"),
+    ("dq01-m084b", "dq09-yuesha"),
+    ("dq01-m086", "jz-tianyi"),
+    ("dq01-m089", "jz-shengxin"),
+    ("dq01-m093", "jz-huishen"),
+    ("dq01-m102", "jz-chengshen"),
+    ("dq01-m106", "jz-shengqi"),
+    ("dq01-m108b", "jz-zaisha"),
+    ("dq01-m114", "dq10-tiangui", "jz-tiangui"),
+    ("dq01-m126", "jz-yuexing"),
+    ("dq01-m131", "dq10-dashi"),
+    ("dq01-m137", "dq09-yuesha", "jz-siqi"),
+    ("dq01-m138", "dq09-yuesha", "jz-sishen"),
+    ("dq01-m155", "jz-chansha"),
+    ("dq01-m161", "jz-xuezhi"),
+    ("dq01-m164b", "jz-xianchi"),
+    ("dq01-m168", "jz-leisha"),
+    ("dq01-m169", "jz-huozhu"),
+    ("dq01-m172", "dq09-yuesha"),
+    ("dq01-posui", "jz-posui-ri", "jz-posui-sui"),
+    ("dq01-ride", "jz-ride"),
+    ("dq01-rilu", "jz-rilu"),
+    ("dq01-riyi", "jz-riyi"),
+    ("dq01-sangmen", "dq09-suisha", "jz-sangmen"),
+    ("dq01-suihu", "dq09-suisha"),
+    ("dq01-suipo", "jz-suipo"),
+    ("dq01-suisha", "jz-suisha"),
+    ("dq01-suixing", "jz-suixing"),
+    ("dq01-yima", "shensha-ma"),
+    ("dq01-youdu", "jz-youdu"),
+    ("dq01-zhide", "jz-zhide"),
+    ("dq01-zhifu", "jz-zhifu"),
+    ("dq01-zhiyi", "dq07-zhiyi-map"),
+}
 
 def test_no_table_is_a_copy():
     """銀河櫂 reads 卷中's 歲煞, 月煞, 天喜, 日德 (no yh- copies); 卷中 has one 日德 and one 五合."""
     groups = {tuple(i for i, _ in g) for g in duplicate_tables(KB)}
-    assert groups <= CROSS_BOOK, groups - CROSS_BOOK
+    assert groups <= CROSS_BOOK | CROSS_BOOK_JUAN01, groups - CROSS_BOOK - CROSS_BOOK_JUAN01
     for tid in ("yh-nian-sha", "yh-yue-sha", "yh-tianxi", "yh-ride"):
         assert tid not in KB.tables
     assert "jzb-ri-de" not in KB.rows and "jzb-ri-he" not in KB.rows

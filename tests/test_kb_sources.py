@@ -42,6 +42,8 @@ def all_sources():
         items.append((t.id, t.meta.get("source") or [], []))
     for q in KB.questions.values():
         items.append((q["id"], q.get("source") or [], []))
+    for v in KB.verses.values():              # a casting verse's `source:` (the book's names of its method)
+        items.append((v["id"], v.get("source") or [], []))
     for e in KB.entries.values():             # the worked examples of a book cite it too
         for kind, boards in (e.meta.get("examples") or {}).items():
             for i, b in enumerate(boards or []):

@@ -28,7 +28,7 @@ VALENCES = ("吉", "凶", "平", "吉凶兩見", "視所乘")
 # kinds of rule, in the order judgments are listed: the 課體 of the lesson, 格, 畢法 (《畢法賦》's
 # hundred 法), 神煞, 斷, 總則, 類相, 占驗; 起例 (placements) are not judgments
 SOURCE_KEYS_SEED = {"seed", "para", "quote", "note"}
-VERSE_KEYS = {"id", "name", "seed", "para", "quote", "note"}
+VERSE_KEYS = {"id", "name", "seed", "para", "quote", "note", "aliases", "source"}
 ROW_META = {"id", "name", "aliases", "labels", "source", "reading", "valence", "interpretation",
             "variants", "examples", "unreachable", "always", "note", "symmetric", "each", "defeats",
             "defeated_by", "about", "conflicts", "governs", "restates"}
@@ -654,7 +654,7 @@ def _load_verse(kb, path, item, err):
         return err(path, item.line, "a verse needs id and quote")
     extra = set(item) - VERSE_KEYS
     if extra:
-        err(path, item.line, f"verse {item['id']}: unknown key(s) {sorted(extra)} (a verse is {{id, name, seed, para, quote}})")
+        err(path, item.line, f"verse {item['id']}: unknown key(s) {sorted(extra)} (a verse is {{id, name, seed, para, quote}}, optionally note, aliases, source)")
     if not isinstance(item.get("seed"), str) or not item["seed"]:
         err(path, item.line, f"verse {item['id']}: needs seed (the seed text it quotes) and para")
     elif kb.books and item["seed"] not in kb.books:
@@ -663,6 +663,10 @@ def _load_verse(kb, path, item, err):
         err(path, item.kline("para") if "para" in item else item.line, f"verse {item['id']}: para must be an integer ¶ number")
     if not isinstance(item["quote"], str) or not item["quote"].strip():
         err(path, item.kline("quote"), f"verse {item['id']}: quote (the verbatim text) is missing")
+    aliases = item.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a for a in aliases):
+        err(path, item.kline("aliases"), f"verse {item['id']}: aliases are a list of names (the book's names of the method)")
+    _check_source(kb, path, item, err, required=False)
     kb.verses[item["id"]] = dict(item)
 
 

@@ -42,9 +42,11 @@ def cast_args(p):
     g.add_argument("--partner-xingnian", dest="partner_xingnian", help="the second person's 行年 given directly")
     g.add_argument("--term-day", dest="term_day", help="explicit cast: the day holds this 節氣 (立春 … 大寒)")
     g.add_argument("--lunar", help="explicit cast: the day's lunar date as M-D (9-3; 閏4-10)")
+    g.add_argument("--rixiu", help="the 日宿 given directly, as the books state it: the branch of its 宮 (酉)")
+    g.add_argument("--yuexiu", help="the 月宿 given directly, as the books state it: the branch of its 宮 (辰)")
     o = p.add_argument_group("casting options (default first)")
     o.add_argument("--guiren", help="甲牛|甲羊: 貴人 school")
-    o.add_argument("--shehai", help="count|mengzhong: how 涉害 decides")
+    o.add_argument("--shehai", help="count|mengzhong|tianpan|biyong: how 涉害 decides")
     o.add_argument("--day-boundary", dest="day_boundary", help="23|0: hour at which the day turns")
     o.add_argument("--yuejiang", help="zhongqi|month: when 月將 changes")
 
@@ -52,7 +54,7 @@ def cast_args(p):
 def cast_kwargs(a):
     kw = {}
     for k in ("tz", "day", "jiang", "hour", "on", "year", "month", "born", "sex", "benming", "xingnian",
-              "partner_born", "partner_sex", "partner_benming", "partner_xingnian", "term_day", "lunar",
+              "partner_born", "partner_sex", "partner_benming", "partner_xingnian", "term_day", "lunar", "rixiu", "yuexiu",
               "guiren", "shehai", "day_boundary", "yuejiang", "kb"):
         v = getattr(a, k, None)
         if v is not None:

@@ -123,7 +123,7 @@ def add_command(sub):
     p.add_argument("--days", type=int, default=60, help="only the first N days of the sixty (a quicker index of a "
                                                         "sample: an editor's --diff before the whole space)")
     p.add_argument("--guiren", help="甲牛|甲羊: 貴人 school of the space")
-    p.add_argument("--shehai", help="count|mengzhong: how 涉害 decides")
+    p.add_argument("--shehai", help="count|mengzhong|tianpan|biyong: how 涉害 decides")
     p.add_argument("--build", action="store_true", help="build the index now (if it is not in the cache)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar while the index is built")

@@ -70,7 +70,7 @@ def build_parser(cmd=None):
         t = sub.add_parser("table", help="the 720 lessons (60 days × 12 offsets, 占時 子)")
         t.add_argument("--day", help="only this day, e.g. 甲子")
         t.add_argument("--guiren", help="甲牛|甲羊")
-        t.add_argument("--shehai", help="count|mengzhong")
+        t.add_argument("--shehai", help="count|mengzhong|tianpan|biyong")
         t.add_argument("--json", action="store_true")
         t.set_defaults(fn=cmd_table)
 

@@ -28,10 +28,51 @@ def test_a_partner_from_a_birth_year():
 
 def test_jieli_of_a_couple_and_wangyun():
     """卷九 ¶281 解離 (夫妻行年衝克) and 卷八 ¶239 旺孕 (「妻午夫年立在寅」, spring)."""
-    assert "解離課（夫妻行年）" in fired(day="甲子", on="子加卯", xingnian="甲子", sex="m",
+    # ¶281 「夫妻行年衝克，及上下神互相克賊」: both, the 干 克 支上 and the 支 克 干上 (甲子 午加寅)
+    assert "解離課（夫妻行年）" in fired(day="甲子", on="午加寅", xingnian="甲子", sex="m",
                                      partner_xingnian="庚午", partner_sex="f")
+    assert "解離課（夫妻行年）" not in fired(day="甲子", on="子加卯", xingnian="甲子", sex="m",
+                                         partner_xingnian="庚午", partner_sex="f")
+    assert "解離課（夫妻行年）" not in fired(day="甲子", on="子加子", xingnian="甲子", sex="m",     # 伏吟
+                                         partner_xingnian="庚午", partner_sex="f")
     assert "旺孕格" in fired(day="甲子", on="子加卯", month="丙寅", xingnian="丙寅", sex="m",
                            partner_xingnian="甲午", partner_sex="f")
+
+
+def test_wangyun_in_the_third_month_is_spring():
+    """卷九 ¶282 「如三月甲子日未時酉將，夫年立寅，妻年立午，值三合，逢春旺相氣，為旺孕格」: bare branches."""
+    assert "旺孕格" in fired(day="甲子", on="酉加未", month="戊辰", xingnian="寅", sex="m",
+                           partner_xingnian="午", partner_sex="f")
+    assert "旺孕格" not in fired(day="甲子", on="酉加未", month="己巳", xingnian="寅", sex="m",
+                               partner_xingnian="午", partner_sex="f")
+
+
+def test_fanchang_wants_a_year_on_the_de():
+    """卷八 ¶196 「凡夫妻年立德方發用」: 壬申 (日德 亥, the wife's year) fires, 乙丑 (德 申, 午) does not."""
+    assert "繁昌課" not in fired(day="乙丑", on="巳加未", xingnian="甲寅", sex="m", partner_xingnian="己亥",
+                               partner_sex="f")
+    assert "繁昌課" not in fired(day="壬申", on="巳加未", xingnian="寅", sex="m", partner_xingnian="亥",
+                               partner_sex="f")                            # no stems: 干合 unknown
+
+
+@pytest.mark.parametrize("kw, word", [
+    (dict(partner_xingnian="己亥"), "--sex"),                                       # no sexes
+    (dict(partner_xingnian="己亥", partner_sex="f"), "--sex"),                      # the asker's sex
+    (dict(xingnian="甲寅", sex="f", partner_xingnian="己亥", partner_sex="f"), "--sex"),   # not a couple
+    (dict(sex="m", partner_xingnian="己亥", partner_sex="f"), "--xingnian"),        # the asker's 行年
+    (dict(xingnian="甲寅", sex="m", partner_benming="亥", partner_sex="f"), "--partner-xingnian"),
+])
+def test_a_second_person_that_cannot_be_read_is_refused(kw, word):
+    with pytest.raises(InputError) as e:
+        cast(day="壬申", on="巳加未", **kw)
+    assert word in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_bare_branch_partner_xingnian_is_used():
+    b = cast(day="甲子", on="午加寅", xingnian="子", sex="m", partner_xingnian="午", partner_sex="f")
+    assert b.partner[3] == "午"
+    assert "解離課（夫妻行年）" in fired(day="甲子", on="午加寅", xingnian="子", sex="m", partner_xingnian="午",
+                                     partner_sex="f")
 
 
 def test_erfan_from_the_lunar_date():
@@ -92,3 +133,35 @@ def test_the_cli_takes_them(capsys):
     assert main(["judge", "--day", "壬申", "--on", "巳加未", "--xingnian", "甲寅", "--sex", "m",
                  "--partner-xingnian", "己亥", "--partner-sex", "f"]) == 0
     assert "繁昌課" in capsys.readouterr().out
+
+
+def test_erfan_takes_the_dates_rixiu_not_the_boards_yuejiang():
+    """卷九 ¶579: 壬子日午將卯時 — 「若正月十四占得此課，則為地煩」 (日宿 亥 by 正月起亥, not the board's 午);
+    「若六月初二占得此課，為天地二煩」."""
+    names = fired(day="壬子", on="午加卯", lunar="1-14")
+    assert "地煩" in names and "天煩" not in names and "二煩課" not in names
+    assert {"天煩", "地煩", "二煩課"} <= fired(day="壬子", on="午加卯", lunar="6-2")
+    assert "天煩" in fired(day="壬子", on="午加卯")                 # no date: the 日宿 is the 月將 (¶952)
+
+
+def test_the_xiu_given_directly():
+    """The books state them: 卷九 ¶725 「如癸卯日春分，離辰壬寅，月宿在辰，加寅，為天寇課」."""
+    assert "天寇課" in fired(day="癸卯", on="辰加寅", term_day="春分", yuexiu="辰")
+    assert "天寇課" not in fired(day="癸卯", on="辰加寅", term_day="春分", yuexiu="巳")
+    assert "天煩" not in fired(day="壬子", on="午加卯", rixiu="亥")           # given: before the 月將
+    assert {"天煩", "地煩", "二煩課"} <= fired(day="壬子", on="午加卯", rixiu="午", yuexiu="午")
+    assert cast(day="壬子", on="午加卯", rixiu="午").to_dict()["xiu"] == {"日宿": "午"}
+    with pytest.raises(InputError) as e:
+        cast(day="壬子", on="午加卯", yuexiu="柳")
+    assert "--yuexiu" in str(e.value)
+
+
+def test_the_cli_and_api_take_the_xiu(capsys):
+    from liuren.app.params import CAST_KEYS
+    from liuren.cli.main import main
+    assert {"rixiu", "yuexiu"} <= set(CAST_KEYS)
+    assert main(["judge", "--day", "癸卯", "--on", "辰加寅", "--term-day", "春分", "--yuexiu", "辰"]) == 0
+    assert "天寇課" in capsys.readouterr().out
+    assert main(["judge", "--day", "壬申", "--on", "巳加未", "--partner-xingnian", "午"]) == 2
+    err = capsys.readouterr().err
+    assert "--sex" in err and len(err.strip().splitlines()) == 1

@@ -116,16 +116,32 @@ def test_zhuolun_takes_mao_on_xin():
 
 # ---------------------------------------------------------------- 法9 避難逃生須棄舊
 def test_fa009_the_lessons_of_p108():
-    # 111 ¶108: the first board and the ten listed 「X日乾上Y」; 己巳 (only 地盤日支 巳 生 己) is unmet.
+    # 111 ¶108: the first board and the ten listed 「X日乾上Y」, 己巳 by the stem's own seat (天盤未 on 日支巳)
     from liuren.casting.tables import core
     jigong = core().jigong
     listed = [("丁卯", "亥"), ("乙亥", "酉"), ("戊寅", "申"), ("庚戌", "午"), ("辛未", "丑"), ("戊午", "辰"),
-              ("辛酉", "亥"), ("壬申", "寅"), ("庚辰", "子")]
+              ("己巳", "酉"), ("辛酉", "亥"), ("壬申", "寅"), ("庚辰", "子")]
     assert "dq11-fa009" in on("甲子", "戌加子")
     for d, up in listed:
         assert "dq11-fa009" in on(d, f"{up}加{jigong[d[0]]}"), d
-    assert "dq11-fa009" not in on("己巳", "酉加未")
-    assert "dq11-fa009" not in on("甲子", "午加子")      # 干上申 鬼, no refuge
+    assert "dq11-fa009" not in on("甲子", "午加子")      # 干上申 鬼, no refuge: 寅 sits on 申, which 克s it
+
+
+def test_fa009_the_boards_of_p109_and_its_near_misses():
+    # ¶109: 甲子 辰加寅 「日乾就子支上而受生」 (天盤寅 on 子); 庚子 子加申 「天盤申金坐於辰土之上就生」
+    assert "dq11-fa009" in on("甲子", "辰加寅")
+    assert "dq11-fa009" in on("庚子", "子加申")
+    # 返吟 庚子 寅加申: 三傳 寅申寅 財比財, no enemy, no refuge
+    assert "dq11-fa009" not in on("庚子", "寅加申")
+
+
+def test_fa009_p110_to_p112():
+    assert "dq11-fa009-mingding" in _j(dict(day="甲子", on="卯加亥", benming="卯"))       # ¶110 丁神 on 長生
+    assert "dq11-fa009-mingding" not in _j(dict(day="甲子", on="卯加子", benming="卯"))
+    assert "dq11-fa009-buneng" in _j(dict(day="丁亥", on="戌加未", night=True))          # ¶111 長生 乘白虎
+    assert "dq11-fa009-buneng" not in _j(dict(day="丁亥", on="戌加未", night=False))
+    assert "dq11-fa009-decai" in _j(dict(day="壬午", on="辰加亥"))                       # ¶112 壬干加午取財
+    assert "dq11-fa009-decai" not in _j(dict(day="丙寅", on="寅加巳"))                   # ¶112 財落空
 
 
 # ---------------------------------------------------------------- 法95 六爻現卦防其克 (112 ¶206–¶210)
@@ -217,42 +233,88 @@ def test_shehai_derivation_names_the_other_option_when_the_first_differs():
 # ---------------------------------------------------------------- README: the 涉害 table
 def _shehai_table():
     from pathlib import Path
-    import re
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     sec = readme.split("### 涉害: counting or 孟仲", 1)[1].split("\n## ", 1)[0]
     rows = [l for l in sec.splitlines() if l.startswith("| 卷")]
     out = []
     for l in rows:
-        where, board, printed, count, meng = [c.strip() for c in l.strip("|").split("|")]
+        where, board, printed, count, meng, tian, bi = [c.strip() for c in l.strip("|").split("|")]
         day, on_ = board.split()
-        out.append((where, day, on_, printed, count, meng))
+        out.append((where, day, on_, printed, count, meng, tian, bi))
     return readme, out
+
+
+SHEHAI_OPTIONS = ("count", "mengzhong", "tianpan", "biyong")
+
+
+def _as_printed(t, printed):
+    pos = {"初傳": 0, "中傳": 1, "末傳": 2}
+    printed = printed.replace("（推）", "")
+    if printed[:2] in pos:
+        return t.branches[pos[printed[:2]]] == printed.split()[1]
+    return "".join(t.branches) == printed
 
 
 def test_readme_shehai_table_matches_the_cast():
     from liuren import cast
     _, rows = _shehai_table()
-    assert len(rows) == 48
-    pos = {"初傳": 0, "中傳": 1, "末傳": 2}
-    n = {"count": 0, "mengzhong": 0}
-    for where, day, on_, printed, count, meng in rows:
-        for opt, cell in (("count", count), ("mengzhong", meng)):
+    assert len(rows) == 61
+    n = dict.fromkeys(SHEHAI_OPTIONS, 0)
+    for where, day, on_, printed, *cells in rows:
+        assert printed.replace("（推）", "").replace(" ", "") != ""
+        for opt, cell in zip(SHEHAI_OPTIONS, cells):
             t = cast(day=day, on=on_, shehai=opt).transmissions
-            assert t.subtype in ("涉害", "見機", "察微", "復等"), where
+            assert t.subtype in ("涉害", "見機", "察微", "復等", "比用"), where
             assert cell.startswith(f"{''.join(t.branches)}（{t.subtype}）"), (where, opt)
-            if printed[:2] in pos:
-                ok = t.branches[pos[printed[:2]]] == printed.split()[1]
-            else:
-                ok = "".join(t.branches) == printed
+            ok = _as_printed(t, printed)
             assert cell.endswith("✓") == ok, (where, opt)
             n[opt] += ok
-    assert n == {"count": 31, "mengzhong": 38}
+    assert n == {"count": 38, "mengzhong": 50, "tianpan": 22, "biyong": 36}
+
+
+def test_readme_shehai_table_marks_what_the_book_does_not_print():
+    # 卷七 ¶180 甲戌 names only 「取子加戌」; ¶94 and 卷十 ¶346 only 「初傳戌財」; ¶231 and ¶222 imply their 三傳
+    _, rows = _shehai_table()
+    book = {(w, d, o): p for w, d, o, p, *_ in rows}
+    assert book[("卷七 ¶180", "甲戌", "辰加寅")] == "初傳 子"
+    assert book[("卷十一 ¶94", "甲午", "子加寅")] == "初傳 戌"
+    assert book[("卷十 ¶346", "甲午", "子加寅")] == "初傳 戌"
+    assert book[("卷十一 ¶231", "甲辰", "戌加寅")] == "戌午寅（推）"
+    assert book[("卷十一 ¶222", "甲申", "戌加寅")] == "戌午寅（推）"
+    for w in ("卷十一 ¶151", "卷十一 ¶228", "卷十一 ¶266", "卷十一 ¶269", "卷十二 ¶20", "卷十二 ¶48", "卷十二 ¶168"):
+        assert any(r[0] == w for r in rows), w
+    assert ("卷十二 ¶194", "甲戌", "辰加寅") in book
+
+
+def test_biyong_takes_the_books_p180_boards_and_counts_otherwise():
+    from liuren import cast
+    for day, on_, chuan in (("甲戌", "辰加寅", "子寅辰"), ("戊子", "酉加子", "午卯子"), ("壬戌", "巳加子", "申丑午"),
+                            ("庚子", "戌加子", "戌申午"), ("乙卯", "子加寅", "亥酉未")):
+        t = cast(day=day, on=on_, shehai="biyong").transmissions
+        assert ("".join(t.branches), t.subtype) == (chuan, "比用"), day
+        assert "".join(cast(day=day, on=on_).transmissions.branches) != chuan or day in ("乙卯",)
+    # 丁卯 亥加丑: 亥 克 丁, 丑 is 丁's child, none 生s or 比s: 比用 cannot decide and counts (亥, five 重)
+    t = cast(day="丁卯", on="亥加丑", shehai="biyong").transmissions
+    assert ("".join(t.branches), t.subtype) == ("亥酉未", "涉害")
+    assert any(s.key == "shehai-biyong-none" for s in t.steps)
+
+
+def test_tianpan_reads_the_branch_itself():
+    from liuren import cast
+    # 卷七 ¶203 甲辰 亥加卯: 子 (神後) 仲, 戌 (河魁) 季 → 子; by the 地盤, 戌 on 寅 is 孟 → 戌 「用戌者非也」
+    assert cast(day="甲辰", on="亥加卯", shehai="tianpan").transmissions.branches[0] == "子"
+    assert cast(day="甲辰", on="亥加卯", shehai="mengzhong").transmissions.branches[0] == "戌"
+    # 卷七 ¶210 己丑 亥加卯: 巳 is a 孟 branch (on 酉, a 仲 place) → 見機
+    t = cast(day="己丑", on="亥加卯", shehai="tianpan").transmissions
+    assert (t.branches[0], t.subtype) == ("巳", "見機")
+    t = cast(day="己丑", on="亥加卯", shehai="mengzhong").transmissions
+    assert (t.branches[0], t.subtype) == ("巳", "察微")
 
 
 def test_readme_mengzhong_list_is_the_tables():
     # the list of passages that come out only with --shehai mengzhong (Casting, Options) is the table's
     readme, rows = _shehai_table()
-    only_m = {w for w, _, _, _, c, m in rows if m.endswith("✓") and not c.endswith("✓")}
+    only_m = {w for w, _, _, _, c, m, *_ in rows if m.endswith("✓") and not c.endswith("✓")}
     para = readme.split("Many of its worked examples elsewhere follow 孟/仲 directly", 1)[1].split("come out as", 1)[0]
     listed, vol = set(), None
     import re
@@ -269,3 +331,34 @@ def test_chongshen_mojiang_takes_the_jishen_the_book_places():
     assert "dq07-chongshen-mojiang" in _j(dict(day="丙戌", on="申加巳", month="丁卯"))      # 月德 寅
     assert "dq07-chongshen-mojiang" in _j(dict(day="丙戌", on="申加巳", month="戊辰"))      # 生氣 寅
     assert "dq07-chongshen-mojiang" not in _j(dict(day="丙戌", on="申加巳", month="丙寅"))  # 寅 乘 玄武
+
+
+# ---------------------------------------------------------------- issue 30: the third pass (book board and near miss)
+def test_fa045_the_used_gui_void_is_not_read():
+    # 111 ¶304 「視其合用之貴，如值空亡，不可照前說」: 丁卯 亥加酉 晝 uses 亥 (void in 甲子旬), 夜 uses 酉
+    assert "dq11-fa045" not in on("丁卯", "亥加酉", night=False)
+    assert "dq11-fa045" in on("丁卯", "亥加酉", night=True)
+    assert "dq11-fa045" in on("丁巳", "亥加酉", night=False)
+    assert "dq11-fa045" not in on("丁丑", "酉加亥", night=True)       # 酉 void in 甲戌旬
+    assert "dq11-fa045" in on("丁亥", "酉加亥", night=True)
+
+
+def test_fa092_the_voids_and_stems_of_p192():
+    assert "dq12-fa092" in on("丙子", "寅加巳", month="戊辰", night=True)
+    assert "dq12-fa092" not in on("丙午", "寅加巳", month="戊辰", night=True)     # 寅 void
+    assert "dq12-fa092" in on("己丑", "巳加未", month="辛未", night=False)
+    assert "dq12-fa092" not in on("己亥", "巳加未", month="辛未", night=False)    # 巳 void
+    assert "dq12-fa092" in on("戊子", "申加巳", month="甲戌", night=False)        # 申: 戊's 長生
+    assert "dq12-fa092" not in on("戊寅", "申加巳", month="甲戌", night=False)    # 申 void
+
+
+def test_fa038_the_tianpan_xunshou_in_three_xun():
+    # 111 ¶278: 甲午 甲辰 甲寅 旬 take the 天盤 旬首 riding 玄武
+    assert "dq11-fa038" in on("甲辰", "卯加子", night=False)
+    assert "dq11-fa038" not in on("丙寅", "丑加子", night=True)       # 甲子旬: only the 地盤 旬首
+
+
+def test_fa095_reads_the_chuan_as_juan11_does():
+    # 112 ¶206 戊戌日乾上午: 亥子丑 北方 as 水, one reading with 卷十一 (dq11-chuanxing)
+    assert "dq12-caiyao-xiangua" in _j(dict(day="戊戌", on="午加巳", month="丙子"))
+    assert "dq12-caiyao-xiangua" not in _j(dict(day="戊戌", on="午加巳", month="丙午"))

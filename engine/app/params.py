@@ -12,7 +12,7 @@ MAX_QUERY = 4096         # characters in the whole query string
 
 CAST_KEYS = ("moment", "tz", "day", "jiang", "hour", "on", "night", "daytime", "year", "month", "born", "sex",
              "benming", "xingnian", "partner_born", "partner_sex", "partner_benming", "partner_xingnian",
-             "term_day", "lunar", "guiren", "shehai", "day_boundary", "yuejiang")
+             "term_day", "lunar", "rixiu", "yuexiu", "guiren", "shehai", "day_boundary", "yuejiang")
 JUDGE_KEYS = ("question", "variant")
 FILTER_KEYS = ("book", "kind", "valence", "all")
 VIEW_KEYS = ("why", "lang", "trace")

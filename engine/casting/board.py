@@ -97,6 +97,7 @@ class Board:
     notes: tuple = field(default=())
     partner: tuple | None = None     # the second person: (sex, 本命, 本命干支, 行年, 行年干支)
     term_day: str | None = None      # the 節氣 the day holds (立春 …), if any
+    xiu: tuple = ()                  # the 日宿 / 月宿 given directly: (("日宿", 宮支), ("月宿", 宮支))
 
     # ---- views
     @property
@@ -192,4 +193,5 @@ class Board:
             **({"partner": {"sex": self.partner[0], "benming": self.partner[2] or self.partner[1],
                             "xingnian": self.partner[4] or self.partner[3]}} if self.partner else {}),
             **({"term_day": self.term_day} if self.term_day else {}),
+            **({"xiu": dict(self.xiu)} if self.xiu else {}),
         }

@@ -22,7 +22,10 @@ from liuren.casting.tables import core
 # name -> (accepted values, default first, what it means)
 OPTIONS = {
     "guiren": (("甲牛", "甲羊"), "貴人 school: 甲牛 《六壬大全》 (default) or 甲羊 《協紀辨方書》"),
-    "shehai": (("count", "mengzhong"), "涉害: count the 克 on the way home (default), or decide by 孟/仲 directly"),
+    "shehai": (("count", "mengzhong", "tianpan", "biyong"),
+               "涉害: count the 克 on the way home (default); decide by 孟/仲 directly, of the 地盤 position the "
+               "candidate sits on (mengzhong) or of the 天盤 branch itself (tianpan, 卷七 ¶203); or take the one "
+               "candidate that 生s or 比s the day stem (biyong, 比用 of 卷七 ¶180), else count"),
     "day_boundary": (("23", "0"), "the day turns at 23:00 (子初換日, default) or at 00:00"),
     "yuejiang": (("zhongqi", "month"), "月將 changes at each 中氣 (default) or by the month (卷3 月將 table)"),
 }
@@ -157,8 +160,7 @@ def structure(day, offset, shehai="count", kb=None):
         alt, alt_sub, _ = _shehai(T, pool, kind, offset, stem, yy, u1, u3, other, _step)
         if alt != first:
             # the other option said by its name on the form, never by its id
-            how = ("先孟仲：不計涉害之數，逕以孟仲季取之" if other == "mengzhong"
-                   else "計涉害之數：數歸本家所歷之克，取其深者")
+            how = _SHEHAI_HOW[other]
             alt_chuan = "".join(mid_last(alt))
             steps[-1] = dataclasses.replace(
                 steps[-1], text=steps[-1].text + f"；另一取法（{how}），初傳為 {alt}，三傳 {alt_chuan}（{alt_sub}）",
@@ -240,10 +242,25 @@ def _chuan_step(chuan, kb=None):
                     key="chuanfa", a=a, b=b, c=c)
 
 
+_SHEHAI_HOW = {"mengzhong": "先孟仲：不計涉害之數，逕以孟仲季取之",
+               "count": "計涉害之數：數歸本家所歷之克，取其深者"}
+
+
 def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method, _step):
     """Choose among several candidates by 涉害; returns (first, subtype, steps)."""
     steps = []
     under = lambda b: badd(b, -offset)
+    if method == "biyong":
+        # 卷七 ¶180 「用神畏日乾所勝，以比和者為用」: the one candidate that 生s the day stem or is of its 行
+        kin = [u for u in pool if T.sheng_of(u, stem) or T.element[u] == T.element[stem]]
+        if len(kin) == 1 and len(pool) > 1:
+            steps.append(_step(f"{'、'.join(pool)}：依比用之取法，取生日、比日之神 {kin[0]} 為初傳（比用）", "shehai-tie",
+                               key="shehai-biyong", tied=pool, first=kin[0]))
+            return kin[0], "比用", steps
+        steps.append(_step(f"{'、'.join(pool)}：生日、比日之神{'不止一' if kin else '無'}，比用不決，計涉害之數", "shehai-tie",
+                           key="shehai-biyong-none" if not kin else "shehai-biyong-many", tied=pool))
+        first, subtype, more = _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, "count", _step)
+        return first, subtype, steps + more
     if method == "count":
         depth = {}
         for u in pool:
@@ -264,6 +281,24 @@ def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method, _step):
             steps.append(_step(f"{tied[0]} 涉害最深，為初傳", "shehai", key="shehai-deepest", first=tied[0]))
             return tied[0], "涉害", steps
         steps.append(_step(f"{'、'.join(tied)} 涉害俱 {best} 重，深淺相等", "shehai-tie", key="shehai-tie", tied=tied, best=best))
+    elif method == "tianpan":
+        # 卷七 ¶203 「神後為仲，河魁為季，孟深仲淺季無取」: 孟仲季 of the 天盤 branch itself
+        tied = list(pool)
+        steps.append(_step(f"{'、'.join(tied)}：依天盤孟仲之取法，不計涉害之數，逕以天盤之支之孟仲定之", "shehai-tie",
+                           key="shehai-tianpan", tied=tied))
+        meng = [u for u in tied if T.mzj[u] == "孟"]
+        if len(meng) == 1:
+            steps.append(_step(f"{meng[0]} 為孟神，為初傳（見機）", "shehai-tie", key="shehai-tian-meng", first=meng[0]))
+            return meng[0], "見機", steps
+        if not meng:
+            zhong = [u for u in tied if T.mzj[u] == "仲"]
+            if len(zhong) == 1:
+                steps.append(_step(f"{zhong[0]} 為仲神，為初傳（察微）", "shehai-tie", key="shehai-tian-zhong", first=zhong[0]))
+                return zhong[0], "察微", steps
+        first = gan_up if yy == "陽" else zhi_up
+        steps.append(_step(f"孟仲亦等，{'剛日取干上神' if yy == '陽' else '柔日取支上神'} {first} 為初傳（復等）", "shehai-tie",
+                           key="shehai-fudeng-yang" if yy == "陽" else "shehai-fudeng-yin", first=first))
+        return first, "復等", steps
     else:
         tied = list(pool)
         steps.append(_step(f"{'、'.join(tied)}：依先孟仲之取法，不計涉害之數，逕以孟仲定之", "shehai-tie",
@@ -351,7 +386,7 @@ def _branch_or_ganzhi(value, what):
 def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, tz=None,
          born=None, sex=None, year=None, month=None, benming=None, xingnian=None, kb=None,
          partner_born=None, partner_sex=None, partner_benming=None, partner_xingnian=None,
-         term_day=None, lunar=None, **options):
+         term_day=None, lunar=None, rixiu=None, yuexiu=None, **options):
     """Cast the board.  Either a moment (ISO string or aware datetime; None = now), or
     explicit `day` with `jiang` + `hour` or `on` ('亥加丑').  `born` + `sex` give 本命 and
     行年; or give them directly as the books do (`benming='寅', xingnian='未'`).  See OPTIONS
@@ -360,7 +395,8 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
     A second person (the other of a couple, 夫行年 beside 妻行年) is given in the same forms:
     `partner_born` + `partner_sex`, or `partner_benming` / `partner_xingnian`.  A board given by its
     day knows no calendar: `term_day='立春'` says the day holds that 節氣, `lunar='9-3'` gives its
-    lunar date (a moment knows both itself)."""
+    lunar date (a moment knows both itself).  `rixiu` / `yuexiu` give the 日宿 / 月宿 directly as the books
+    state them (「日宿酉」「月宿在辰」): the branch of its 宮."""
     from liuren.casting import calendar as cal
     opts = check_options(options)
     kb = str(kb) if kb else None
@@ -463,6 +499,19 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
             raise InputError("--partner-born needs the year (--year 2026): 行年 counts from it")
         partner = _person(partner_born, partner_sex, partner_benming, partner_xingnian, year_no, moment_iso, T,
                           None, "--partner-")
+        # the books read a second person only as the other of a couple, by the two 行年 (夫行年, 妻行年:
+        # 卷八 ¶196–249, 卷九 ¶281): what cannot be read so is refused, never dropped
+        if partner[3] is None:
+            raise InputError("the second person is read by its 行年: give --partner-xingnian (午 or 甲午), or "
+                             "--partner-born with --partner-sex and the year")
+        if sexname is None or partner[0] is None or sexname == partner[0]:
+            raise InputError("the second person is the other of a couple (夫行年, 妻行年): give --sex and "
+                             "--partner-sex, one m and one f")
+        if xn is None:
+            raise InputError("the second person's 行年 is read beside the asker's: give --xingnian (未 or 乙未), or "
+                             "--born with --sex and the year")
+    xiu = tuple((name, parse_branch(v, flag)) for name, v, flag in (("日宿", rixiu, "--rixiu"), ("月宿", yuexiu, "--yuexiu"))
+                if v is not None)
     return Board(
         day=day, day_yinyang=T.yinyang[day[0]], jiang=jiang, jiang_name=T.jiang_name[jiang], hour=hour,
         offset=offset, daytime=daytime, plate_t=tuple(badd(b, offset) for b in BRANCHES),
@@ -473,7 +522,7 @@ def cast(moment=None, *, day=None, jiang=None, hour=None, on=None, night=None, t
         moment=moment_iso, month_branch=month_branch, season=season, wangxiang=wangxiang,
         taisui=taisui, benming=benming, benming_gz=benming_gz, xingnian=xn, xingnian_gz=xn_gz,
         born=str(born) if born is not None else None, sex=sexname, lunar=lunar, notes=tuple(notes),
-        partner=partner, term_day=term)
+        partner=partner, term_day=term, xiu=xiu)
 
 
 def _check_calendar(year_gz, month_gz, term, lunar, year, month, term_day, lunar_given):

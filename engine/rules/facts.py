@@ -32,7 +32,10 @@ BUILTIN_FACTS = {
                     "by its day (卷九 ¶625 天禍, ¶723 天寇)"},
     "夫妻行年": {"fields": ["夫", "夫干", "妻", "妻干"], "text": "夫行年 {夫干}{夫}，妻行年 {妻干}{妻}",
                "doc": "the 行年 of husband and wife (branch and stem), when the asker and the second person "
-                      "(--partner-…) are a man and a woman and both 行年 are known (卷八 ¶196–249 繁昌, 旺孕; ¶281 解離)"},
+                      "(--partner-…) are a man and a woman and both 行年 are known (卷八 ¶196–249 繁昌, 旺孕; ¶281 解離); "
+                      "a 行年 given as a bare branch has an empty 干"},
+    "宿": {"fields": ["類", "支"], "text": "所給{類}在{支}宮",
+          "doc": "the 日宿 or 月宿 given directly (--rixiu, --yuexiu), as the books state it: 類 日宿|月宿, 支 its 宮"},
     "問": {"fields": ["問"], "text": "所問：{問}", "doc": "the question being asked (liuren judge --question)"},
     "人": {"fields": ["性別"], "text": "問者 {性別}", "doc": "the asker's sex when given (男/女)"},
     # asserted by the engine itself for every firing of a judgment rule (kinds 格 神煞 斷 總則 類相 占驗)
@@ -98,10 +101,14 @@ def board_facts(board, question=None):
         add("農曆", 月=board.lunar[0], 日=board.lunar[1], 晦="是" if board.lunar[2] else "否")
     if board.term_day:
         add("節日", 節=board.term_day)
-    if board.partner and board.sex and board.xingnian_gz and board.partner[4] and {board.sex, board.partner[0]} == {"男", "女"}:
-        mine, theirs = board.xingnian_gz, board.partner[4]
+    for kind, branch in board.xiu:
+        add("宿", 類=kind, 支=branch)
+    if board.partner and board.sex and board.xingnian and board.partner[3] and {board.sex, board.partner[0]} == {"男", "女"}:
+        # a 行年 given as a bare branch (the books' 「行年在午」) has no stem: 干 is empty, and no 干合 holds on it
+        mine = (board.xingnian_gz or " " + board.xingnian)
+        theirs = (board.partner[4] or " " + board.partner[3])
         husband, wife = (mine, theirs) if board.sex == "男" else (theirs, mine)
-        add("夫妻行年", 夫=husband[1], 夫干=husband[0], 妻=wife[1], 妻干=wife[0])
+        add("夫妻行年", 夫=husband[1], 夫干=husband[0].strip(), 妻=wife[1], 妻干=wife[0].strip())
     if question:
         add("問", 問=question)
     return out

@@ -31,7 +31,7 @@ MAX_NAME = 100          # characters in a name, alias or label
 MAX_TEXT = 4000         # characters in any other string (a quote of a whole ¶ fits)
 
 GATES = ("賊克", "比用", "涉害", "遙克", "昴星", "別責", "八專", "伏吟", "返吟")
-SUBTYPES = ("元首", "重審", "知一", "涉害", "見機", "察微", "復等", "蒿矢", "彈射", "虎視", "冬蛇掩目",
+SUBTYPES = ("元首", "重審", "知一", "涉害", "見機", "察微", "復等", "比用", "蒿矢", "彈射", "虎視", "冬蛇掩目",
             "別責", "八專", "獨足", "自任", "自信", "杜傳", "伏吟", "井欄射")
 
 _BR, _ST, _GEN = set(BRANCHES), set(STEMS), set(POSITIONS_OF_GENERALS)

@@ -5,7 +5,7 @@ import sys
 
 from liuren.errors import InputError, LiurenError
 from liuren.app import queries as Q
-from liuren.cli.args import add_judge_args, add_kb_arg, add_lang_arg, cast_kwargs, dump as _dump, kb_of
+from liuren.cli.args import add_judge_args, add_kb_arg, add_lang_arg, add_param, cast_kwargs, dump as _dump, kb_of
 from liuren.explain.render import firing_line, firing_order, grounds_line
 from liuren.i18n import lang_of, word
 from liuren.rules.kbload import MANIFEST
@@ -244,10 +244,8 @@ def add_commands(sub, cast_args):
     cast_args(j)
     add_judge_args(j)
     j.add_argument("--json", action="store_true", help="{board, fired, trace} as JSON")
-    j.add_argument("--all", action="store_true", help="also list the placements (起例)")
-    j.add_argument("--book", action="append", default=[], metavar="BOOK",
-                   help="only judgments citing this book (六壬大全, 六壬經緯, 六壬銀河櫂), book and volume "
-                        "(六壬大全卷七) or seed number (107); may be repeated")
+    add_param(j, "all")                     # what a judgment shows: the one table's (app/params.py), as /api/judge
+    add_param(j, "book")
     j.set_defaults(fn=cmd_judge)
 
     r = sub.add_parser("rules", help="list or show the rules")

@@ -366,7 +366,7 @@ def create_app(kb=None, warm=True):
             status = _find_status(e)
         return page(request, "find.html", ctx, status)
 
-    @app.get("/api/find", openapi_extra=_doc(FIND.FIND_KEYS), summary="where does it fire? (liuren find --json)")
+    @app.get("/api/find", openapi_extra=_doc(FIND.FIND_KEYS, P.FIND_PARAMS), summary="where does it fire? (liuren find --json)")
     def api_find(request: Request):
         try:
             p = params(request, FIND.FIND_KEYS)
@@ -405,33 +405,33 @@ def create_app(kb=None, warm=True):
     def healthz():
         return PlainTextResponse("ok")
 
+    def openapi():
+        """FastAPI's schema, with the path's own parameters ({rule}) described from the table too."""
+        if app.openapi_schema is None:
+            schema = FastAPI.openapi(app)
+            for ops in schema["paths"].values():
+                for op in ops.values():
+                    for prm in op.get("parameters", []):
+                        if not prm.get("description") and prm["name"] in P.PARAMS:
+                            prm["description"] = P.PARAMS[prm["name"]].help("zh")
+        return app.openapi_schema
+    app.openapi = openapi
     return app
 
 
-PARAM_DOC = {
-    "moment": "ISO date-time (2026-11-30T14:05+08:00) or local 2026-11-30T14:05 read in tz; default: now",
-    "tz": "IANA zone for a local moment", "day": "explicit cast: the day 干支, e.g. 丁卯",
-    "jiang": "月將 branch", "hour": "占時 branch", "on": "月將加占時, e.g. 亥加丑",
-    "night": "true: the night 貴人, false: the day 貴人 (default: by the hour)", "daytime": "true: the day 貴人",
-    "year": "2026 or 丙午", "month": "the month 干支 (己亥)", "born": "birth year or date", "sex": "m or f",
-    "rixiu": "日宿 given directly: the branch of its 宮 (酉)", "yuexiu": "月宿 given directly: the branch of its 宮 (辰)",
-    "benming": "本命 (寅 or 丙寅)", "xingnian": "行年 (未 or 乙未)", "guiren": "甲牛|甲羊", "shehai": "count|mengzhong|tianpan|biyong",
-    "day_boundary": "23|0", "yuejiang": "zhongqi|month", "question": "a question procedure (/api/questions)",
-    "variant": "ID=VARIANT (repeatable; *=diben: every 底本 reading)", "book": "only judgments citing this book (repeatable)",
-    "kind": "only this kind (repeatable)", "valence": "only this valence (repeatable)", "all": "true: also the placements (起例)",
-    "why": "a rule id or name: adds its HOW or WHY-NOT", "lang": "zh|ja", "format": "graphml|json|dot|mermaid",
-    "source": "seed number (000 …)", "name": "part of a name, id or label", "symbol": "a branch, stem or general",
-    "category": "one category, e.g. 臟腑", "seed": "the lesson's number", "chu": "初傳", "zhong": "中傳", "mo": "末傳",
-    "gate": "發用之門 (賊克 比用 涉害 遙克 昴星 別責 八專 伏吟 返吟)", "ge": "a 格 the student expects (repeatable)",
-}
-
-
-def _doc(keys):
-    """The query parameters of an endpoint for OpenAPI (read by the handler itself, unvalidated by FastAPI)."""
-    return {"parameters": [
-        {"name": k, "in": "query", "required": False, "description": PARAM_DOC.get(k, ""),
-         "schema": ({"type": "array", "items": {"type": "string"}} if k in P.MULTI else {"type": "string"}),
-         **({"explode": True} if k in P.MULTI else {})} for k in keys]}
+def _doc(keys, own=None):
+    """The query parameters of an endpoint for OpenAPI (read by the handler itself, unvalidated by
+    FastAPI), each described from the one table of parameters (app/params.py) in zh, the default;
+    `own`: a page's own table (find's), read first."""
+    out = []
+    for k in keys:
+        p = (own or {}).get(k) or P.PARAMS[k]
+        schema = {"type": "string", **({"enum": list(p.check)} if p.check else {})}
+        if p.type == "multi":
+            schema = {"type": "array", "items": schema}
+        out.append({"name": k, "in": "query", "required": False, "description": p.help("zh"), "schema": schema,
+                    **({"explode": True} if p.type == "multi" else {})})
+    return {"parameters": out}
 
 
 def _options():

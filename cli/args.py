@@ -91,7 +91,7 @@ def add_judge_args(p):
 
 
 def kb_of(a):
-    from liuren.rules.kbload import load_kb
+    from liuren.app.engine import load_kb
     return load_kb(getattr(a, "kb", None))
 
 

@@ -10,7 +10,7 @@ from liuren.errors import LiurenError
 
 
 def _board(a):
-    from liuren.casting.cast import cast
+    from liuren.app.engine import cast
     kw = cast_kwargs(a)
     return cast(kw.pop("moment", None), **kw)
 
@@ -25,7 +25,7 @@ def cmd_cast(a):
 
 
 def cmd_table(a):
-    from liuren.casting.cast import lesson_table
+    from liuren.app.engine import lesson_table
     from liuren.explain.boardtext import table_line
     opts = {k: v for k, v in cast_kwargs(a).items() if k in ("guiren", "shehai", "kb")}
     rows = list(lesson_table(a.day, **opts))
@@ -101,7 +101,7 @@ def build_parser(cmd=None):
 
 
 def cmd_cache(a):
-    from liuren.rules import cache
+    from liuren.app.engine import cache
     d = cache.cache_dir()
     if a.ccmd == "clear":
         n = cache.clear()
@@ -129,9 +129,9 @@ def main(argv=None):
     a = p.parse_args(argv)
     a.no_cache = no_cache
     try:
-        from liuren.casting.tables import reading_with
+        from liuren.app.engine import reading_with
         from liuren.cli.args import check_kb_arg, check_no_empty
-        from liuren.rules import cache
+        from liuren.app.engine import cache
         with contextlib.ExitStack() as ctx:
             if no_cache:
                 ctx.enter_context(cache.disabled())

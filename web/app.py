@@ -24,7 +24,7 @@ from liuren.errors import JudgmentTimeout, LiurenError
 from liuren.app import params as P
 from liuren.app import practice as drill
 from liuren.app import service as S
-from liuren.casting.symbols import BRANCHES, JIAZI
+from liuren.app.engine import BRANCHES, JIAZI
 from liuren.explain import html as H
 from liuren.explain import words as L
 from liuren.web import views as V
@@ -34,7 +34,7 @@ KB_ENV = "LIUREN_WEB_KB"      # how `liuren serve --kb DIR` reaches worker proce
 
 templates = Jinja2Templates(directory=[str(HERE / "templates"), str(H.HERE / "templates")])   # pages, then the fragments
 def _globals():
-    from liuren.rules.judging import cite
+    from liuren.app.engine import cite
     from liuren.explain.render import aspect_lines, imagery_line
     from liuren.i18n import is_rendering
     from liuren.explain.steps import step_text
@@ -189,7 +189,7 @@ def create_app(kb=None, warm=True):
                 used = "board"
             if not any(k in p for k in ("moment", "day", "jiang", "hour", "on")):
                 # "now" becomes a moment in the URL, so the link shows this board tomorrow too
-                from liuren.casting.calendar import now
+                from liuren.app.engine import now
                 q = P.query_string(p, moment=now(p.get("tz")).isoformat(timespec="minutes"))
                 return RedirectResponse("/board?" + q, status_code=303)
             r = svc.judged(p)
@@ -228,7 +228,7 @@ def create_app(kb=None, warm=True):
             view = V.rules_view(svc, p, lang)
         except LiurenError as e:
             return page_error(request, e, lang=lang)
-        from liuren.rules.kbload import RULE_KINDS
+        from liuren.app.engine import RULE_KINDS
         return page(request, "rules.html", {"lang": lang, "p": p, "kinds": RULE_KINDS, **view})
 
     @app.get("/rules/{rule:path}", response_class=HTMLResponse, summary="one rule: quote, conditions, examples")
@@ -435,7 +435,7 @@ def _doc(keys, own=None):
 
 
 def _options():
-    from liuren.casting.cast import OPTIONS
+    from liuren.app.engine import OPTIONS
     return {k: v[0] for k, v in OPTIONS.items()}
 
 

@@ -9,7 +9,7 @@ from liuren.errors import InputError
 def _judge(a):
     from liuren.cli.args import cast_kwargs, kb_of
     from liuren.app import queries as Q
-    from liuren.rules.judging import judge
+    from liuren.app.engine import judge
     variants = Q.parse_variants(a.variant)
     if variants:
         Q.check_variants(kb_of(a), variants)

@@ -141,7 +141,7 @@ def _width(s):
 
 
 def add_command(sub):
-    from liuren.cli.args import Parser  # noqa: F401
+    from liuren.cli.args import add_param
     import argparse
     from liuren.app.find import GRAMMAR
     p = sub.add_parser("find", help="where does it fire? boards of the whole space where an expression holds",
@@ -177,11 +177,11 @@ def add_command(sub):
                         "about) and a boards table (every cast input and its 三傳), of the boards where EXPR holds "
                         "(no EXPR: every board)")
     p.add_argument("--diff", action="store_true", help="with --kb DIR: which rules gained or lost boards against the installed kb/")
-    p.add_argument("--question", help="the index of a question's rules (built on demand)")
+    add_param(p, "question")                # the parameters find shares with cast and judge: the one table's
     p.add_argument("--days", type=int, default=60, help="only the first N days of the sixty (a quicker index of a "
                                                         "sample: an editor's --diff before the whole space)")
-    p.add_argument("--guiren", help="甲牛|甲羊: 貴人 school of the space")
-    p.add_argument("--shehai", help="count|mengzhong|tianpan|biyong: how 涉害 decides")
+    add_param(p, "guiren")
+    add_param(p, "shehai")
     p.add_argument("--build", action="store_true", help="build the index now (if it is not in the cache)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar while the index is built")

@@ -5,10 +5,10 @@ import sys
 
 from liuren.errors import InputError, LiurenError
 from liuren.app import queries as Q
-from liuren.cli.args import add_judge_args, add_kb_arg, add_lang_arg, cast_kwargs, dump as _dump, kb_of
+from liuren.cli.args import add_judge_args, add_kb_arg, add_lang_arg, add_param, cast_kwargs, dump as _dump, kb_of
 from liuren.explain.render import firing_line, firing_order, grounds_line
 from liuren.i18n import lang_of, word
-from liuren.rules.kbload import MANIFEST
+from liuren.app.engine import MANIFEST
 
 
 
@@ -91,7 +91,7 @@ def cmd_lookup(a):
 
 
 def cmd_kb_check(a):
-    from liuren.rules.kbload import load_kb
+    from liuren.app.engine import load_kb
     # always read the files afresh (not this process's cached KB): they may have just changed
     kb, errors = load_kb.__wrapped__(getattr(a, "kb", None), collect=True)
     for e in errors:
@@ -100,7 +100,7 @@ def cmd_kb_check(a):
         return 2
     if not errors:
         try:
-            from liuren.rules.compile import build
+            from liuren.app.engine import build
             build(kb)
         except LiurenError as e:
             print(f"liuren: {e}", file=sys.stderr)
@@ -122,8 +122,8 @@ def cmd_kb_check(a):
         failed = _check_examples(kb, a.examples)
         if failed:
             return 2
-    from liuren.rules.kblint import duplicate_tables
-    from liuren.rules.kbload import kb_rel
+    from liuren.app.engine import duplicate_tables
+    from liuren.app.engine import kb_rel
     for group in duplicate_tables(kb):          # a warning, not an error: two books may state one table
         where = "、".join(f"{i} ({kb_rel(f)})" for i, f in group)
         print(f"liuren: warning: the same rows are defined twice: {where}", file=sys.stderr)
@@ -137,9 +137,7 @@ def cmd_kb_check(a):
 def _static_checks(kb, list_all):
     """The checks over what each condition means (rules.kbstatic): errors each on a line (the
     number of them returned), warnings and notes counted, listed with --notes."""
-    from liuren.rules import cache
-    from liuren.rules.kbload import kb_files
-    from liuren.rules.kbstatic import static_findings
+    from liuren.app.engine import cache, kb_files, static_findings
     if not getattr(kb, "digest", None):         # the model is kept in the cache under the KB's content
         kb.digest = cache.kb_digest(kb.root, kb_files(kb.root))
     try:
@@ -170,21 +168,21 @@ def _check_examples(kb, what):
     entries of these files; of every entry when none is given).  Returns the number of failures."""
     import time
     from liuren.errors import KBError
-    from liuren.rules.kbload import _rel
-    from liuren.rules.kbexamples import check_examples
+    from liuren.app.engine import kb_file
+    from liuren.app.engine import check_examples
     only = None
     if what:
         only = set()
         for w in what:
             w = w.removeprefix("kb/")
             ids = {e.id for e in kb.entries.values()
-                   if _rel(e.file, kb.root).removeprefix(kb.root.name + "/") in (w, w + ".yaml") or e.id == w}
+                   if kb_file(e.file, kb.root).removeprefix(kb.root.name + "/") in (w, w + ".yaml") or e.id == w}
             if not ids:
                 raise InputError(f"--examples {w!r}: neither an entry id nor a KB file (e.g. juan3/ge.yaml)")
             only |= ids
     errors = []
     t0 = time.monotonic()
-    n = check_examples(kb, lambda path, line, msg: errors.append(KBError(_rel(path, kb.root), line, msg)), only=only)
+    n = check_examples(kb, lambda path, line, msg: errors.append(KBError(kb_file(path, kb.root), line, msg)), only=only)
     for e in errors:
         print(f"liuren: {e}", file=sys.stderr)
     print(f"examples: {n} boards judged in {time.monotonic() - t0:.0f} s" + (f", {len(errors)} failed" if errors else ""))
@@ -194,7 +192,7 @@ def _check_examples(kb, what):
 
 
 def cmd_kb_facts(a):
-    from liuren.rules.facts import BUILTIN_FACTS
+    from liuren.app.engine import BUILTIN_FACTS
     kb = kb_of(a)
     print("built-in (asserted from the board):")
     for t, d in BUILTIN_FACTS.items():
@@ -210,7 +208,7 @@ def cmd_kb_facts(a):
 
 
 def cmd_kb_examples(a):
-    from liuren.rules.judging import judge
+    from liuren.app.engine import judge
     if a.max < 1:
         raise InputError(f"--max {a.max}: the number of boards to try must be at least 1")
     kb = kb_of(a)
@@ -277,10 +275,8 @@ def add_commands(sub, cast_args):
     cast_args(j)
     add_judge_args(j)
     j.add_argument("--json", action="store_true", help="{board, fired, trace} as JSON")
-    j.add_argument("--all", action="store_true", help="also list the placements (起例)")
-    j.add_argument("--book", action="append", default=[], metavar="BOOK",
-                   help="only judgments citing this book (六壬大全, 六壬經緯, 六壬銀河櫂), book and volume "
-                        "(六壬大全卷七) or seed number (107); may be repeated")
+    add_param(j, "all")                     # what a judgment shows: the one table's (app/params.py), as /api/judge
+    add_param(j, "book")
     j.set_defaults(fn=cmd_judge)
 
     r = sub.add_parser("rules", help="list or show the rules")

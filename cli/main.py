@@ -10,7 +10,7 @@ from liuren.errors import LiurenError
 
 
 def _board(a):
-    from liuren.casting.cast import cast
+    from liuren.app.engine import cast
     kw = cast_kwargs(a)
     return cast(kw.pop("moment", None), **kw)
 
@@ -25,7 +25,7 @@ def cmd_cast(a):
 
 
 def cmd_table(a):
-    from liuren.casting.cast import lesson_table
+    from liuren.app.engine import lesson_table
     from liuren.explain.boardtext import table_line
     opts = {k: v for k, v in cast_kwargs(a).items() if k in ("guiren", "shehai", "kb")}
     rows = list(lesson_table(a.day, **opts))
@@ -57,7 +57,7 @@ def build_parser(cmd=None):
     p = Parser(prog="liuren", description="大六壬: cast a board, fire the classical rules, explain them.",
                 epilog="--no-cache (anywhere): load the KB and compile the network afresh, without the cache")
     sub = p.add_subparsers(dest="cmd", parser_class=Parser, required=True)
-    from liuren.cli.args import add_judge_args, add_kb_arg, add_lang_arg
+    from liuren.cli.args import add_judge_args, add_kb_arg, add_lang_arg, add_param
 
     if want("cast"):
         c = sub.add_parser("cast", help="cast the board for a moment or for explicit inputs")
@@ -69,8 +69,8 @@ def build_parser(cmd=None):
     if want("table"):
         t = sub.add_parser("table", help="the 720 lessons (60 days × 12 offsets, 占時 子)")
         t.add_argument("--day", help="only this day, e.g. 甲子")
-        t.add_argument("--guiren", help="甲牛|甲羊")
-        t.add_argument("--shehai", help="count|mengzhong|tianpan|biyong")
+        add_param(t, "guiren")                  # the casting options: the one table's (app/params.py)
+        add_param(t, "shehai")
         t.add_argument("--json", action="store_true")
         t.set_defaults(fn=cmd_table)
 
@@ -101,7 +101,7 @@ def build_parser(cmd=None):
 
 
 def cmd_cache(a):
-    from liuren.rules import cache
+    from liuren.app.engine import cache
     d = cache.cache_dir()
     if a.ccmd == "clear":
         n = cache.clear()
@@ -129,9 +129,9 @@ def main(argv=None):
     a = p.parse_args(argv)
     a.no_cache = no_cache
     try:
-        from liuren.casting.tables import reading_with
+        from liuren.app.engine import reading_with
         from liuren.cli.args import check_kb_arg, check_no_empty
-        from liuren.rules import cache
+        from liuren.app.engine import cache
         with contextlib.ExitStack() as ctx:
             if no_cache:
                 ctx.enter_context(cache.disabled())

@@ -20,7 +20,7 @@ def cmd_serve(a):
     import uvicorn
 
     from liuren.errors import InputError
-    from liuren.rules.kbload import load_kb
+    from liuren.app.engine import load_kb
 
     from liuren.web.app import KB_ENV, create_app, server_config
     if a.workers < 1:

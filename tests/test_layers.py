@@ -60,6 +60,28 @@ def test_the_layers_contracts_hold(tree):
     assert "0 broken" in p.stdout
     # the contracts are the ones the layers are: casting → rules → explain → app → front-ends
     assert "Layers: casting → rules → explain → app → front-ends" in p.stdout
+    assert "The front-ends reach the casting and the rules only through" in p.stdout and "5 kept" in p.stdout
+
+
+def test_a_front_end_reaching_into_the_rules_breaks_the_contract(tree, tmp_path):
+    # the contract can fail: the same tree with one direct import of the rules in the web app is refused
+    planted = tmp_path / "tree"
+    shutil.copytree(tree[0], planted)
+    views = planted / "liuren" / "web" / "views.py"
+    views.write_text(views.read_text(encoding="utf-8") + "\n\ndef _reach():\n    from liuren.rules.judging import _sources\n"
+                     "    return _sources\n", encoding="utf-8")
+    p = subprocess.run([_lint_imports(), "--config", str(ROOT / "pyproject.toml")], cwd=planted,
+                       env=_env((planted, tree[1])), capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0 and "liuren.web.views -> liuren.rules.judging" in p.stdout, p.stdout[-3000:]
+
+
+def test_the_application_door_opens_on_every_name():
+    from liuren.app import engine
+    for name in dir(engine):
+        if not name.startswith("_"):
+            assert getattr(engine, name) is not None, name
+    with pytest.raises(AttributeError):
+        engine.no_such_name
 
 
 GRAPH = """

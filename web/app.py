@@ -26,7 +26,7 @@ from liuren.app import params as P
 from liuren.app import queries as Q
 from liuren.app import practice as drill
 from liuren.app import service as S
-from liuren.casting.symbols import BRANCHES, JIAZI
+from liuren.app.engine import BRANCHES, JIAZI
 from liuren.explain import html as H
 from liuren.explain import words as L
 from liuren.web import views as V
@@ -36,7 +36,7 @@ KB_ENV = "LIUREN_WEB_KB"      # how `liuren serve --kb DIR` reaches worker proce
 
 templates = Jinja2Templates(directory=[str(HERE / "templates"), str(H.HERE / "templates")])   # pages, then the fragments
 def _globals():
-    from liuren.rules.judging import cite
+    from liuren.app.engine import cite
     from liuren.explain.render import aspect_lines, imagery_line
     from liuren.i18n import is_rendering
     from liuren.explain.steps import step_text
@@ -220,7 +220,7 @@ def create_app(kb=None, warm=True):
                 used = "board"
             if not any(k in p for k in ("moment", "day", "jiang", "hour", "on")):
                 # "now" becomes a moment in the URL, so the link shows this board tomorrow too
-                from liuren.casting.calendar import now
+                from liuren.app.engine import now
                 q = P.query_string(p, moment=now(p.get("tz")).isoformat(timespec="minutes"))
                 return RedirectResponse("/board?" + q, status_code=303)
             r = svc.judged(p)
@@ -264,7 +264,7 @@ def create_app(kb=None, warm=True):
             view = V.rules_view(svc, p, lang)
         except LiurenError as e:
             return page_error(request, e, lang=lang)
-        from liuren.rules.kbload import RULE_KINDS
+        from liuren.app.engine import RULE_KINDS
         return page(request, "rules.html", {"lang": lang, "p": p, "kinds": RULE_KINDS, **view})
 
     @app.get("/rules/{rule:path}", response_class=HTMLResponse, summary="one rule: quote, conditions, examples")
@@ -411,7 +411,7 @@ def create_app(kb=None, warm=True):
             status = _find_status(e)
         return page(request, "find.html", ctx, status)
 
-    @app.get("/api/find", openapi_extra=_doc(FINDWEB.FIND_KEYS), summary="where does it fire? (liuren find --json)")
+    @app.get("/api/find", openapi_extra=_doc(FINDWEB.FIND_KEYS, P.FIND_PARAMS), summary="where does it fire? (liuren find --json)")
     def api_find(request: Request):
         try:
             p = params(request, FINDWEB.FIND_KEYS, long=P.LONG)
@@ -439,7 +439,7 @@ def create_app(kb=None, warm=True):
             status = _status(e)
         return page(request, "audit.html", ctx, status)
 
-    @app.get("/api/audit", openapi_extra=_doc(AV.AUDIT_KEYS), summary="the KB audit's findings (liuren audit --json)")
+    @app.get("/api/audit", openapi_extra=_doc(AV.AUDIT_KEYS, P.AUDIT_PARAMS), summary="the KB audit's findings (liuren audit --json)")
     def api_audit(request: Request):
         try:
             p = params(request, AV.AUDIT_KEYS, multi=set())
@@ -493,44 +493,37 @@ def create_app(kb=None, warm=True):
     def healthz():
         return PlainTextResponse("ok")
 
+    def openapi():
+        """FastAPI's schema, with the path's own parameters ({rule}) described from the table too."""
+        if app.openapi_schema is None:
+            schema = FastAPI.openapi(app)
+            for ops in schema["paths"].values():
+                for op in ops.values():
+                    for prm in op.get("parameters", []):
+                        if not prm.get("description") and prm["name"] in P.PARAMS:
+                            prm["description"] = P.PARAMS[prm["name"]].help("zh")
+        return app.openapi_schema
+    app.openapi = openapi
     return app
 
 
-PARAM_DOC = {
-    "moment": "ISO date-time (2026-11-30T14:05+08:00) or local 2026-11-30T14:05 read in tz; default: now",
-    "tz": "IANA zone for a local moment", "day": "explicit cast: the day 干支, e.g. 丁卯",
-    "jiang": "月將 branch", "hour": "占時 branch", "on": "月將加占時, e.g. 亥加丑",
-    "night": "true: the night 貴人, false: the day 貴人 (default: by the hour)", "daytime": "true: the day 貴人",
-    "year": "2026 or 丙午", "month": "the month 干支 (己亥)", "born": "birth year or date", "sex": "m or f",
-    "rixiu": "日宿 given directly: the branch of its 宮 (酉)", "yuexiu": "月宿 given directly: the branch of its 宮 (辰)",
-    "benming": "本命 (寅 or 丙寅)", "xingnian": "行年 (未 or 乙未)", "guiren": "甲牛|甲羊", "shehai": "count|mengzhong|tianpan|biyong",
-    "day_boundary": "23|0", "yuejiang": "zhongqi|month", "question": "a question procedure (/api/questions)",
-    "variant": "ID=VARIANT (repeatable; *=diben: every 底本 reading)", "book": "only judgments citing this book (repeatable)",
-    "kind": "only this kind (repeatable)", "valence": "only this valence (repeatable)", "all": "true: also the placements (起例)",
-    "why": "a rule id or name: adds its HOW or WHY-NOT", "lang": "zh|ja", "format": "graphml|json|dot|mermaid",
-    "source": "seed number (000 …)", "name": "part of a name, id or label", "symbol": "a branch, stem or general",
-    "category": "one category, e.g. 臟腑", "seed": "the lesson's number", "chu": "初傳", "zhong": "中傳", "mo": "末傳",
-    "gate": "發用之門 (賊克 比用 涉害 遙克 昴星 別責 八專 伏吟 返吟)", "ge": "a 格 the student expects (repeatable)",
-    "q": "find: an expression of rules and board facts (初傳=亥, 鬼@初傳, 貴人@卯, 初傳 空, gate=涉害) joined by "
-         "and/or/not; up to 1,500 characters",
-    "count_by": "find: counts by a key (month gate day lesson daynight dim ke, a position, a 天將); two keys "
-                "joined by a comma: a cross-table", "cooccur": "find: an expression whose co-occurring rules to list",
-    "sort": "find's co-occurrence: lift (default) or count", "min_count": "find's co-occurrence: the fewest boards",
-    "order": "find: lessons (distinct lessons first, default) or space",
-    "dim": "find: base (the base boards) or the boards varying hour, year, person, lunar, term",
-}
-
-
-def _doc(keys):
-    """The query parameters of an endpoint for OpenAPI (read by the handler itself, unvalidated by FastAPI)."""
-    return {"parameters": [
-        {"name": k, "in": "query", "required": False, "description": PARAM_DOC.get(k, ""),
-         "schema": ({"type": "array", "items": {"type": "string"}} if k in P.MULTI else {"type": "string"}),
-         **({"explode": True} if k in P.MULTI else {})} for k in keys]}
+def _doc(keys, own=None):
+    """The query parameters of an endpoint for OpenAPI (read by the handler itself, unvalidated by
+    FastAPI), each described from the one table of parameters (app/params.py) in zh, the default;
+    `own`: a page's own table (find's), read first."""
+    out = []
+    for k in keys:
+        p = (own or {}).get(k) or P.PARAMS[k]
+        schema = {"type": "string", **({"enum": list(p.check)} if p.check else {})}
+        if p.type == "multi":
+            schema = {"type": "array", "items": schema}
+        out.append({"name": k, "in": "query", "required": False, "description": p.help("zh"), "schema": schema,
+                    **({"explode": True} if p.type == "multi" else {})})
+    return {"parameters": out}
 
 
 def _options():
-    from liuren.casting.cast import OPTIONS
+    from liuren.app.engine import OPTIONS
     return {k: v[0] for k, v in OPTIONS.items()}
 
 

@@ -17,7 +17,7 @@ def json_script(obj):
 
 
 def rule_view(svc, key, lang="zh"):
-    from liuren.rules.judging import _sources, cite
+    from liuren.app.engine import cite, entry_sources
     e = svc.entry(key)
     detail = svc.rule_json(e.id)
     from liuren.explain.conditions import conditions_in_words, segments, then_in_words
@@ -25,7 +25,7 @@ def rule_view(svc, key, lang="zh"):
     conds = [[(L.condition_words(t, lang), ref) if ref is None else (t, ref) for t, ref in segments(c, svc.kb, lang)]
              for c in conds]
     from liuren.i18n import is_rendering
-    sources = [{"quote": s.get("quote", ""), "cite": cite(s)} for s in _sources(svc.kb, e)
+    sources = [{"quote": s.get("quote", ""), "cite": cite(s)} for s in entry_sources(svc.kb, e)
                if lang == "ja" or not is_rendering(s)]          # the 日譯's paragraphs only under ja
     ex = e.meta.get("examples") or {}
     examples = {}
@@ -138,7 +138,7 @@ def rules_view(svc, p, lang="zh"):
     adds or removes that filter."""
     from liuren.app.params import query_string
     from liuren.errors import InputError
-    from liuren.rules.kbload import RULE_KINDS
+    from liuren.app.engine import RULE_KINDS
     page_no = p.get("page", "1")
     if not re.fullmatch(r"[0-9]{1,6}", page_no) or int(page_no) < 1:
         raise InputError(f"page {page_no!r}: give a page number (1, 2 …)")

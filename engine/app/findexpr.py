@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import re
 
-from liuren.casting.symbols import BRANCHES, JIAZI
+from liuren.casting.symbols import BRANCHES, GATES, JIAZI
 from liuren.errors import InputError
 from liuren.explain import index as X
 
 
-GATES = ("賊克", "比用", "涉害", "遙克", "昴星", "別責", "八專", "伏吟", "返吟")
 DAYNIGHT = {"day": False, "晝": False, "night": True, "夜": True}
 DN_WORD = {False: "晝", True: "夜"}
 OPS = {"and", "or", "not"}

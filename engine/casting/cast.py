@@ -17,6 +17,7 @@ from liuren.casting.board import Board, Lesson, Step, Transmissions, Xun
 from liuren.errors import InputError
 from liuren.i18n import note_text
 from liuren.casting.symbols import BRANCHES, JIAZI, STEMS, badd, bi, is_branch, is_stem, jiazi_index, parse_branch, parse_ganzhi
+from liuren.casting.steps import sentence
 from liuren.casting.tables import core
 
 # name -> (accepted values, default first, what it means)
@@ -48,12 +49,13 @@ def check_options(options):
 
 
 # --------------------------------------------------------------------------- structure
-def _step_kb(text, vid, kb=None, key="", **args):
+def _step_kb(vid, kb=None, key="", **args):
     """A step: its Chinese sentence (`text`, as the JSON has it), the key and values the pages render
-    it from in the reader's language (explain/steps.py, which says the same in zh), and its verse."""
+    it from in the reader's language (the zh sentence is casting/steps.py's, the ja explain/steps.py's),
+    and its verse."""
     v = core(kb).verse(vid)
     args = tuple((k, tuple(x) if isinstance(x, list) else x) for k, x in args.items())
-    return Step(text=text, verse=v.get("quote", ""), book=v.get("book", ""), rule=vid,
+    return Step(text=sentence(key, args), verse=v.get("quote", ""), book=v.get("book", ""), rule=vid,
                 seed=v.get("seed", ""), para=v.get("para"), volume=v.get("volume", ""), key=key, args=args)
 
 
@@ -69,10 +71,9 @@ def structure(day, offset, shehai="count", kb=None):
     gong = T.jigong[stem]
     u1 = tian(gong); u2 = tian(u1); u3 = tian(zhi); u4 = tian(u3)
     lessons = ((u1, stem, gong), (u2, u1, u1), (u3, zhi, zhi), (u4, u3, u3))
-    steps = [_step(f"月將加占時：天盤移 {offset} 位（{'伏吟' if offset == 0 else '返吟' if offset == 6 else '各支加其位'}）",
-                   "plate-fuyin" if offset == 0 else "plate-fanyin" if offset == 6 else "plate",
+    steps = [_step("plate-fuyin" if offset == 0 else "plate-fanyin" if offset == 6 else "plate",
                    key="plate-fuyin" if offset == 0 else "plate-fanyin" if offset == 6 else "plate", offset=offset),
-             _step("四課：" + "　".join(f"{n}課 {u}/{l}" for n, (u, l, _) in zip("一二三四", lessons)), "lessons",
+             _step("lessons",
                    key="lessons", **{f"{k}{n}": x for n, (u, l, _) in enumerate(lessons, 1) for k, x in (("u", u), ("l", l))})]
 
     def mid_last(first):
@@ -84,39 +85,39 @@ def structure(day, offset, shehai="count", kb=None):
         gan_up, zhi_up = u1, u3
         if ke_lessons:
             first = ke_lessons[0]
-            steps.append(_step(f"伏吟有克：{first} 與其下相克，為用", "fuyin", key="fuyin-ke", first=first))
+            steps.append(_step("fuyin", key="fuyin-ke", first=first))
             origin = "干" if first == gan_up else "支"
         elif yy == "陽":
             first, origin = gan_up, "干"
-            steps.append(_step(f"伏吟無克，剛日取干上神 {first} 為用（自任）", "fuyin", key="fuyin-ziren", first=first))
+            steps.append(_step("fuyin", key="fuyin-ziren", first=first))
         else:
             first, origin = zhi_up, "支"
-            steps.append(_step(f"伏吟無克，柔日取支上神 {first} 為用（自信）", "fuyin", key="fuyin-zixin", first=first))
+            steps.append(_step("fuyin", key="fuyin-zixin", first=first))
         # 自任 / 自信 are 伏吟 without 克 (卷七 ¶447, ¶460, ¶489, ¶492); with 克 it is 伏吟 itself (¶434, 六癸)
         subtype = "伏吟" if ke_lessons else "自任" if yy == "陽" else "自信"
         if T.xing_of[first] == first:
             # 「凡伏吟用起自刑之神，傳行杜塞，為杜傳格」 (卷七)
             subtype = "杜傳"
             mid = zhi_up if origin == "干" else gan_up
-            steps.append(_step(f"初傳 {first} 自刑，次傳取{'支' if origin == '干' else '干'}上神 {mid}（杜傳）", "fuyin-zixing",
+            steps.append(_step("fuyin-zixing",
                                key="fuyin-zixing", first=first, side="支" if origin == "干" else "干", mid=mid))
         else:
             mid = T.xing_of[first]
-            steps.append(_step(f"中傳取初傳所刑：{first} 刑 {mid}", "fuyin-xing", key="fuyin-xing-mid", first=first, mid=mid))
+            steps.append(_step("fuyin-xing", key="fuyin-xing-mid", first=first, mid=mid))
         if T.xing_of[mid] == mid:
             last = T.chong_of[mid]
             subtype = "杜傳"
-            steps.append(_step(f"中傳 {mid} 又自刑，末傳取其沖 {last}（杜傳）", "fuyin-zixing-last",
+            steps.append(_step("fuyin-zixing-last",
                                key="fuyin-zixing-last", mid=mid, last=last))
         elif T.xing_of[mid] == first:
             # 子卯 刑 each other: the transmission does not go back to 初, 末 is 中's 沖
             last = T.chong_of[mid]
             subtype = "杜傳"
-            steps.append(_step(f"中傳 {mid} 刑回初傳 {first}（{first}{mid}兩刑），不複再傳，末傳取其沖 {last}（杜傳）", "fuyin-dufu",
+            steps.append(_step("fuyin-dufu",
                                key="fuyin-dufu", first=first, mid=mid, last=last))
         else:
             last = T.xing_of[mid]
-            steps.append(_step(f"末傳取中傳所刑：{mid} 刑 {last}", "fuyin-xing", key="fuyin-xing-last", mid=mid, last=last))
+            steps.append(_step("fuyin-xing", key="fuyin-xing-last", mid=mid, last=last))
         return lessons, (first, mid, last), "伏吟", subtype, tuple(steps)
 
     # 賊克 -------------------------------------------------------------
@@ -136,22 +137,22 @@ def structure(day, offset, shehai="count", kb=None):
         cands = zei or ke
         uppers = list(dict.fromkeys(u for (u, _, _) in cands))
         if zei:
-            steps.append(_step("下賊上：" + desc(zei, "下克上"), "zeike", key="zeike-zei", on=on(zei)))
+            steps.append(_step("zeike", key="zeike-zei", on=on(zei)))
         else:
-            steps.append(_step("無下賊，取上克下：" + desc(ke, "上克下"), "zeike", key="zeike-ke", on=on(ke)))
+            steps.append(_step("zeike", key="zeike-ke", on=on(ke)))
         if len(uppers) == 1:
             first = uppers[0]
             subtype = "重審" if kind == "賊" else "元首"
-            steps.append(_step(f"只一課，{first} 為初傳（{subtype}）", "zeike-one", key="zeike-one", first=first, subtype=subtype))
+            steps.append(_step("zeike-one", key="zeike-one", first=first, subtype=subtype))
             return lessons, mid_last(first), gate_prefix or "賊克", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)
         same = [u for u in uppers if T.yinyang[u] == yy]
         if len(same) == 1:
             first = same[0]
-            steps.append(_step(f"{'、'.join(uppers)} 俱{kind}；{'陽' if yy == '陽' else '陰'}日取{'陽' if yy == '陽' else '陰'}神 {first}（知一）", "biyong",
+            steps.append(_step("biyong",
                                key="biyong", uppers=uppers, kind=kind, yy=yy, first=first))
             return lessons, mid_last(first), gate_prefix or "比用", "知一", tuple(steps) + (_chuan_step(mid_last(first), kb),)
         pool = same if same else uppers
-        steps.append(_step(f"{'、'.join(uppers)} 俱{kind}，" + ("俱比" if same else "俱不比") + "，入涉害", "biyong-shehai",
+        steps.append(_step("biyong-shehai",
                            key="biyong-shehai-bi" if same else "biyong-shehai-bubi", uppers=uppers, kind=kind))
         first, subtype, more = _shehai(T, pool, kind, offset, stem, yy, u1, u3, shehai, _step)
         steps += more
@@ -160,17 +161,15 @@ def structure(day, offset, shehai="count", kb=None):
         alt, alt_sub, _ = _shehai(T, pool, kind, offset, stem, yy, u1, u3, other, _step)
         if alt != first:
             # the other option said by its name on the form, never by its id
-            how = _SHEHAI_HOW[other]
             alt_chuan = "".join(mid_last(alt))
-            steps[-1] = dataclasses.replace(
-                steps[-1], text=steps[-1].text + f"；另一取法（{how}），初傳為 {alt}，三傳 {alt_chuan}（{alt_sub}）",
-                key=f"{steps[-1].key}+alt-{other}", args=steps[-1].args + (("alt", alt), ("alt_chuan", alt_chuan), ("alt_sub", alt_sub)))
+            key, args = f"{steps[-1].key}+alt-{other}", steps[-1].args + (("alt", alt), ("alt_chuan", alt_chuan), ("alt_sub", alt_sub))
+            steps[-1] = dataclasses.replace(steps[-1], text=sentence(key, args), key=key, args=args)
         return lessons, mid_last(first), gate_prefix or "涉害", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)
 
     # 返吟 without 克: 井欄射 ---------------------------------------------
     if fan:
         first = T.ma[zhi]
-        steps.append(_step(f"返吟無克：取日支 {zhi} 之驛馬 {first} 為初傳，中傳支上神 {u3}，末傳干上神 {u1}（井欄射）", "fanyin",
+        steps.append(_step("fanyin",
                            key="fanyin", zhi=zhi, first=first, u3=u3, u1=u1))
         return lessons, (first, u3, u1), "返吟", "井欄射", tuple(steps)
 
@@ -181,11 +180,11 @@ def structure(day, offset, shehai="count", kb=None):
     if bazhuan:
         if yy == "陽":
             first = badd(u1, 2)
-            steps.append(_step(f"八專無克（論克不論遙）：剛日自干上神 {u1} 順數三位得 {first} 為初傳，中末皆干上神", "bazhuan",
+            steps.append(_step("bazhuan",
                                key="bazhuan-yang", u1=u1, first=first))
         else:
             first = badd(u4, -2)
-            steps.append(_step(f"八專無克（論克不論遙）：柔日自第四課上神 {u4} 逆數三位得 {first} 為初傳，中末皆干上神", "bazhuan",
+            steps.append(_step("bazhuan",
                                key="bazhuan-yin", u4=u4, first=first))
         subtype = "獨足" if first == u1 else "八專"
         return lessons, (first, u1, u1), "八專", subtype, tuple(steps)
@@ -203,7 +202,7 @@ def structure(day, offset, shehai="count", kb=None):
         assert len(pick) == 1, (day, offset, pick)
         first = pick[0]
         note = "" if len(group) == 1 else f"，{'、'.join(group)} 中取與日同陰陽者"
-        steps.append(_step(f"四課無克，{what}：{'、'.join(group)}{note}，{first} 為初傳（{subtype}）", "yaoke",
+        steps.append(_step("yaoke",
                            key=("yaoke-hao" if hao else "yaoke-tan") + ("" if len(group) == 1 else "-pick"),
                            group=group, first=first))
         return lessons, mid_last(first), "遙克", subtype, tuple(steps) + (_chuan_step(mid_last(first), kb),)
@@ -212,38 +211,34 @@ def structure(day, offset, shehai="count", kb=None):
     if len(distinct) == 4:
         if yy == "陽":
             first = tian("酉")
-            steps.append(_step(f"無克無遙，四課俱全：剛日仰視酉上神 {first} 為初傳", "maoxing",
+            steps.append(_step("maoxing",
                                key="maoxing-yang", first=first))
-            steps.append(_step(f"剛日先辰後日：中傳支上神 {u3}，末傳干上神 {u1}（虎視）", "maoxing-order",
+            steps.append(_step("maoxing-order",
                                key="maoxing-order-yang", u3=u3, u1=u1))
             return lessons, (first, u3, u1), "昴星", "虎視", tuple(steps)
         first = under("酉")
-        steps.append(_step(f"無克無遙，四課俱全：柔日俯察天盤酉下之地盤 {first} 為初傳", "maoxing",
+        steps.append(_step("maoxing",
                            key="maoxing-yin", first=first))
-        steps.append(_step(f"柔日先日後辰：中傳干上神 {u1}，末傳支上神 {u3}（冬蛇掩目）", "maoxing-order",
+        steps.append(_step("maoxing-order",
                            key="maoxing-order-yin", u1=u1, u3=u3))
         return lessons, (first, u1, u3), "昴星", "冬蛇掩目", tuple(steps)
     if yy == "陽":
         partner = T.ganhe[stem]
         first = tian(T.jigong[partner])
-        steps.append(_step(f"無克無遙，四課不全：剛日取干合 {partner}（寄{T.jigong[partner]}）上神 {first} 為初傳，中末皆干上神 {u1}", "biezhe",
+        steps.append(_step("biezhe",
                            key="biezhe-yang", partner=partner, gong=T.jigong[partner], first=first, u1=u1))
     else:
         members = T.sanhe_members[T.sanhe_group[zhi]]
         first = members[(members.index(zhi) + 1) % 3]
-        steps.append(_step(f"無克無遙，四課不全：柔日取支前三合 {first} 為初傳，中末皆干上神 {u1}", "biezhe",
+        steps.append(_step("biezhe",
                            key="biezhe-yin", first=first, u1=u1))
     return lessons, (first, u1, u1), "別責", "別責", tuple(steps)
 
 
 def _chuan_step(chuan, kb=None):
     a, b, c = chuan
-    return _step_kb(f"初傳 {a}，{a} 上見 {b} 為中傳，{b} 上見 {c} 為末傳", "chuanfa", kb,
+    return _step_kb("chuanfa", kb,
                     key="chuanfa", a=a, b=b, c=c)
-
-
-_SHEHAI_HOW = {"mengzhong": "先孟仲：不計涉害之數，逕以孟仲季取之",
-               "count": "計涉害之數：數歸本家所歷之克，取其深者"}
 
 
 def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method, _step):
@@ -254,10 +249,10 @@ def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method, _step):
         # 卷七 ¶180 「用神畏日乾所勝，以比和者為用」: the one candidate that 生s the day stem or is of its 行
         kin = [u for u in pool if T.sheng_of(u, stem) or T.element[u] == T.element[stem]]
         if len(kin) == 1 and len(pool) > 1:
-            steps.append(_step(f"{'、'.join(pool)}：依比用之取法，取生日、比日之神 {kin[0]} 為初傳（比用）", "shehai-tie",
+            steps.append(_step("shehai-tie",
                                key="shehai-biyong", tied=pool, first=kin[0]))
             return kin[0], "比用", steps
-        steps.append(_step(f"{'、'.join(pool)}：生日、比日之神{'不止一' if kin else '無'}，比用不決，計涉害之數", "shehai-tie",
+        steps.append(_step("shehai-tie",
                            key="shehai-biyong-none" if not kin else "shehai-biyong-many", tied=pool))
         first, subtype, more = _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, "count", _step)
         return first, subtype, steps + more
@@ -273,49 +268,49 @@ def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method, _step):
                 n += len(hits)
                 seen += hits
             depth[u] = n
-            steps.append(_step(f"{u}加{start}，歸本家 {u}，歷 {'、'.join(seen) or '無'}，{n} 重", "shehai",
+            steps.append(_step("shehai",
                                key="shehai-count" if seen else "shehai-count-none", u=u, start=start, seen=seen, n=n))
         best = max(depth.values())
         tied = [u for u in pool if depth[u] == best]
         if len(tied) == 1:
-            steps.append(_step(f"{tied[0]} 涉害最深，為初傳", "shehai", key="shehai-deepest", first=tied[0]))
+            steps.append(_step("shehai", key="shehai-deepest", first=tied[0]))
             return tied[0], "涉害", steps
-        steps.append(_step(f"{'、'.join(tied)} 涉害俱 {best} 重，深淺相等", "shehai-tie", key="shehai-tie", tied=tied, best=best))
+        steps.append(_step("shehai-tie", key="shehai-tie", tied=tied, best=best))
     elif method == "tianpan":
         # 卷七 ¶203 「神後為仲，河魁為季，孟深仲淺季無取」: 孟仲季 of the 天盤 branch itself
         tied = list(pool)
-        steps.append(_step(f"{'、'.join(tied)}：依天盤孟仲之取法，不計涉害之數，逕以天盤之支之孟仲定之", "shehai-tie",
+        steps.append(_step("shehai-tie",
                            key="shehai-tianpan", tied=tied))
         meng = [u for u in tied if T.mzj[u] == "孟"]
         if len(meng) == 1:
-            steps.append(_step(f"{meng[0]} 為孟神，為初傳（見機）", "shehai-tie", key="shehai-tian-meng", first=meng[0]))
+            steps.append(_step("shehai-tie", key="shehai-tian-meng", first=meng[0]))
             return meng[0], "見機", steps
         if not meng:
             zhong = [u for u in tied if T.mzj[u] == "仲"]
             if len(zhong) == 1:
-                steps.append(_step(f"{zhong[0]} 為仲神，為初傳（察微）", "shehai-tie", key="shehai-tian-zhong", first=zhong[0]))
+                steps.append(_step("shehai-tie", key="shehai-tian-zhong", first=zhong[0]))
                 return zhong[0], "察微", steps
         first = gan_up if yy == "陽" else zhi_up
-        steps.append(_step(f"孟仲亦等，{'剛日取干上神' if yy == '陽' else '柔日取支上神'} {first} 為初傳（復等）", "shehai-tie",
+        steps.append(_step("shehai-tie",
                            key="shehai-fudeng-yang" if yy == "陽" else "shehai-fudeng-yin", first=first))
         return first, "復等", steps
     else:
         tied = list(pool)
-        steps.append(_step(f"{'、'.join(tied)}：依先孟仲之取法，不計涉害之數，逕以孟仲定之", "shehai-tie",
+        steps.append(_step("shehai-tie",
                            key="shehai-mengzhong", tied=tied))
     meng = [u for u in tied if T.mzj[under(u)] == "孟"]
     if len(meng) == 1:
-        steps.append(_step(f"{meng[0]} 臨孟（{under(meng[0])}），為初傳（見機）", "shehai-tie",
+        steps.append(_step("shehai-tie",
                            key="shehai-meng", first=meng[0], under=under(meng[0])))
         return meng[0], "見機", steps
     if not meng:
         zhong = [u for u in tied if T.mzj[under(u)] == "仲"]
         if len(zhong) == 1:
-            steps.append(_step(f"{zhong[0]} 臨仲（{under(zhong[0])}），為初傳（察微）", "shehai-tie",
+            steps.append(_step("shehai-tie",
                                key="shehai-zhong", first=zhong[0], under=under(zhong[0])))
             return zhong[0], "察微", steps
     first = gan_up if yy == "陽" else zhi_up
-    steps.append(_step(f"孟仲亦等，{'剛日取干上神' if yy == '陽' else '柔日取支上神'} {first} 為初傳（復等）", "shehai-tie",
+    steps.append(_step("shehai-tie",
                        key="shehai-fudeng-yang" if yy == "陽" else "shehai-fudeng-yin", first=first))
     return first, "復等", steps
 

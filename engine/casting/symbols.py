@@ -11,6 +11,8 @@ JIAZI = tuple(STEMS[i % 10] + BRANCHES[i % 12] for i in range(60))
 _JIAZI_INDEX = {gz: i for i, gz in enumerate(JIAZI)}
 _B = {b: i for i, b in enumerate(BRANCHES)}
 _S = {s: i for i, s in enumerate(STEMS)}
+# the nine gates of 發用 (九宗門), in the books' order: the one list the KB checker, the drill and find read
+GATES = ("賊克", "比用", "涉害", "遙克", "昴星", "別責", "八專", "伏吟", "返吟")
 POSITIONS_OF_GENERALS = "貴人 螣蛇 朱雀 六合 勾陳 青龍 天空 白虎 太常 玄武 太陰 天后".split()
 SHORT_GENERALS = {"貴": "貴人", "蛇": "螣蛇", "雀": "朱雀", "合": "六合", "勾": "勾陳", "龍": "青龍",
                   "空": "天空", "虎": "白虎", "常": "太常", "玄": "玄武", "陰": "太陰", "后": "天后"}

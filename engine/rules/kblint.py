@@ -25,12 +25,11 @@ import re
 
 from liuren.rules.conditions import dnf, expand_macros, then_facts
 from liuren.rules.facts import PLATE_OF_POSITION
-from liuren.casting.symbols import BRANCHES, JIAZI, POSITIONS_OF_GENERALS, STEMS
+from liuren.casting.symbols import BRANCHES, GATES, JIAZI, POSITIONS_OF_GENERALS, STEMS
 
 MAX_NAME = 100          # characters in a name, alias or label
 MAX_TEXT = 4000         # characters in any other string (a quote of a whole ¶ fits)
 
-GATES = ("賊克", "比用", "涉害", "遙克", "昴星", "別責", "八專", "伏吟", "返吟")
 SUBTYPES = ("元首", "重審", "知一", "涉害", "見機", "察微", "復等", "比用", "蒿矢", "彈射", "虎視", "冬蛇掩目",
             "別責", "八專", "獨足", "自任", "自信", "杜傳", "伏吟", "井欄射")
 

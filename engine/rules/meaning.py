@@ -1,5 +1,6 @@
 """What each condition means: a model of every entry's `when:`, for the static checks of `kb check`
 and for the explanations (what a condition reads, what the board has there, what it needs).
+One thing, hence one module over 800 lines: the model, how it is built, and its API.
 
 An *entry* is a rule, or a named row that a family rule reports (`as:`).  Its condition is put in
 disjunctive normal form (one *way* per path through `any:`; macros expanded), and each way is

@@ -181,9 +181,11 @@ def test_examples_catch_a_lost_cell(kbcopy, capsys):
     # the manifest pins the table's cells: kb check names the lost one …
     assert main(["kb", "check", "--kb", str(kbcopy)]) == 2
     assert "dq07-" in capsys.readouterr().err
-    # … and after --update-manifest (an editor who meant it) the examples still tell
-    assert main(["kb", "check", "--kb", str(kbcopy), "--update-manifest"]) == 0
-    capsys.readouterr()
+    # … and after --update-manifest (an editor who meant it) the condition model sees that the
+    # row's join now admits no row of its table, and the examples still tell
+    assert main(["kb", "check", "--kb", str(kbcopy), "--update-manifest"]) == 2
+    err = capsys.readouterr().err
+    assert "kb/daquan/juan07-c-duan.yaml:" in err and "impossible" in err and "dq07-rumu-mu" in err, err
     assert main(["kb", "check", "--kb", str(kbcopy), "--examples", "daquan/juan07-c-duan.yaml"]) == 2
     out = capsys.readouterr()
     assert "kb/daquan/juan07-c-duan.yaml:" in out.err and "dq07-rumu-mu: does not fire on its example board" in out.err, out.err

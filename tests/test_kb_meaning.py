@@ -265,3 +265,16 @@ def test_todays_kb(kb):
 def test_no_same_rows_twice(kb):
     from liuren.rules.kblint import duplicate_tables
     assert duplicate_tables(kb) == []
+
+
+def test_restates_declares_the_same_rows(kbcopy, capsys):
+    p = kbcopy / "daquan/juan12-base.yaml"
+    text = p.read_text(encoding="utf-8")
+    old = "    restates: [dq10-guanshen]\n"
+    assert old in text
+    p.write_text(text.replace(old, "", 1), encoding="utf-8")
+    code, _, err = _check(kbcopy, capsys)
+    assert "the same rows are defined twice: dq10-guanshen" in err
+    p.write_text(text.replace(old, "    restates: [dq10-guanshen-x]\n", 1), encoding="utf-8")
+    code, _, err = _check(kbcopy, capsys)
+    assert code == 2 and "restates names unknown table or row 'dq10-guanshen-x'" in err

@@ -44,10 +44,9 @@ class Finding:
 
 
 def _where(kb, m, eid):
+    """(id, kb/file, line) of an entry, from the KB as loaded (the model, kept in the cache by
+    content, may have been built from a copy of it elsewhere)."""
     from liuren.rules.kbload import kb_rel
-    em = m.entries.get(eid)
-    if em is not None:
-        return (eid, kb_rel(em.file), em.line)
     e = kb.entries.get(eid)
     return (eid, kb_rel(e.file), e.line) if e is not None else (eid, "?", 0)
 

@@ -1,5 +1,6 @@
 """What each condition means: a model of every entry's `when:`, for the static checks of `kb check`
 and for the explanations (what a condition reads, what the board has there, what it needs).
+One thing, hence one module over 800 lines: the model, how it is built, and its API.
 
 An *entry* is a rule, or a named row that a family rule reports (`as:`).  Its condition is put in
 disjunctive normal form (one *way* per path through `any:`; macros expanded), and each way is
@@ -122,7 +123,7 @@ class EntryMeaning:
     id: str
     kind: str
     valence: str
-    file: str
+    file: str               # relative to the KB folder
     line: int
     book: str
     family: str | None              # the family rule of a named row
@@ -163,7 +164,6 @@ class Meaning:
     def __init__(self, kb):
         from liuren.rules.kbload import JUDGMENT_KINDS
         from liuren.rules.kblint import _Domains
-        self.kb_root = str(kb.root)
         doms = _Domains(kb, JUDGMENT_KINDS)
         self.fdom = {k: (frozenset(v) if v is not None else None) for k, v in doms.d.items()}
         produced = {t for t in kb.derived} | set(BUILTIN_FACTS) | {"判"}
@@ -215,7 +215,7 @@ class Meaning:
             if rule.as_var and not fams:        # a family: what it reports is its rows
                 concl += tuple(sorted(repr(t) for t, fs in _patterns(rule.when) if fs.get("id") == rule.as_var))
             self.entries[eid] = EntryMeaning(eid, e.kind or rule.kind, e.valence or (rule.valence if fam is None else ""),
-                                             e.file, e.line, books[eid], fam.id if fam else None,
+                                             _relpath(e.file, kb.root), e.line, books[eid], fam.id if fam else None,
                                              direct, expanded, concl)
         del self._memo, self._raw, self._building, self._src, self.counter, self.rows_of
 
@@ -588,6 +588,15 @@ class Meaning:
 
 
 # ---------------------------------------------------------------------- helpers
+def _relpath(path, root):
+    """A file of the KB relative to its folder (the model is cached by content, not by place)."""
+    import pathlib
+    try:
+        return pathlib.Path(path).resolve().relative_to(pathlib.Path(root).resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def _isv(v):
     return isinstance(v, str) and (v.startswith("$") or v.startswith("~c"))
 

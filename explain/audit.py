@@ -1444,7 +1444,8 @@ def cmd_audit(a):
         rules = [x for r in a.rules for x in r.replace("，", ",").split(",") if x.strip()]
     rep = audit(a.kb, a.months, a.daynight, opts, progress=not a.quiet,
                 variants=not a.no_variants and rules is None, days=a.days,
-                variant_space=a.variants, question=a.question, wide=a.space == "wide", rules=rules)
+                variant_space=a.variants, question=a.question, wide=a.space == "wide", rules=rules,
+                questions=a.space == "wide")
     if a.markdown:
         _write(a.markdown, markdown(rep, a.all), "--markdown")
     if a.html:
@@ -1483,7 +1484,7 @@ def cmd_audit(a):
               f"{sev['note']:,} notes; declared pairs: {st['pairs']:,} ({st['share']:.0%} only by wildcard rows); "
               f"variants: {len(rep['variants'])}; {rep.get('seconds')} s")
         if a.baseline:
-            print(f"baseline saved: {a.baseline}")
+            print(f"baseline saved: {a.baseline} (later runs report what is new or gone since this one)")
         shown = fs if a.all else [f for f in fs if f["severity"] != "note"][:CLI_LIMIT] or fs[:CLI_LIMIT]
         for f in shown:
             print(f"  {f['severity']} {f['check']} ({f['boards']:,} boards): {f['message']}")
@@ -1493,6 +1494,8 @@ def cmd_audit(a):
                 print(f"      {f['command']}")
         if len(shown) < len(fs):
             print(f"({_shown(len(shown), len(fs), 'findings')}; or --markdown / --html FILE)")
+    if a.baseline:
+        return 0                # the run just saved is the baseline: what it has is acknowledged
     return 1 if any(f["severity"] == "error" for f in fs) else 0
 
 

@@ -385,7 +385,8 @@ FIELDS = {
            "k1": "第一課", "k2": "第二課", "k3": "第三課", "k4": "第四課", "men": "發用之門（答）", "ge-done": "已答格",
            "n": "課數", "q": "式", "limit": "上限", "offset": "起點", "count-by": "計數之依", "cooccur": "同發",
            "each-lesson": "每課一局", "daynight": "晝夜", "rule": "規則",
-           "sort": "排序", "order": "次序", "min-count": "最少局數", "dim": "所變"},
+           "sort": "排序", "order": "次序", "min-count": "最少局數", "dim": "所變",
+           "severity": "輕重", "check": "所查", "file": "檔"},
     "ja": {"moment": "時刻", "tz": "タイムゾーン", "day": "日", "on": "月将加占時", "jiang": "月将", "hour": "占時",
            "year": "年", "month": "月", "born": "生年", "sex": "性別", "benming": "本命", "xingnian": "行年",
            "partner-born": "相手の生年", "partner-sex": "相手の性別", "partner-benming": "相手の本命",
@@ -398,7 +399,8 @@ FIELDS = {
            "k1": "第一課", "k2": "第二課", "k3": "第三課", "k4": "第四課", "men": "発用の門（解答）", "ge-done": "格の解答済み",
            "n": "課の数", "q": "式", "limit": "上限", "offset": "開始位置", "count-by": "数える基準", "cooccur": "共に発する",
            "each-lesson": "一課一盤", "daynight": "昼夜", "rule": "規則",
-           "sort": "並べ方", "order": "順序", "min-count": "最少の盤数", "dim": "変えたもの"},
+           "sort": "並べ方", "order": "順序", "min-count": "最少の盤数", "dim": "変えたもの",
+           "severity": "重さ", "check": "検査", "file": "ファイル"},
 }
 
 # (the CLI's message, as a pattern) -> the page's sentence; {f} the field, {v} the value, {x} the rest

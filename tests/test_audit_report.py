@@ -236,3 +236,17 @@ def test_declared_pairs_name_their_declaration(rep, kb):
     st = declared_stats(rep)
     assert st["wildcard_only"] == sum(1 for x in dec.values() if x["wildcard_only"]) and 0 < st["share"] < 1
     assert f"covered only by wildcard rows" in markdown(rep) and "decl.yaml:" in markdown(rep)
+
+
+def test_real_kb_rules_mode_commands_reproduce_declared_conflicts(capsys):
+    # the packaged KB, one rule, a small space: its conflicts (declared ones among them) each
+    # come with a `liuren judge` command that shows both judgments on that board
+    rep = audit(None, months="1", daynight="day", progress=False, days=1, variants=False, rules=["sha-cai"])
+    assert len(rep["conflicts"]["declared"]) >= 3
+    for c in rep["conflicts"]["declared"][:4] + rep["conflicts"]["undeclared"][:2]:
+        assert main(judge_argv(c["board"]) + ["--json"]) == 0
+        fired = {f["rule"] for f in json.loads(capsys.readouterr().out)["fired"]}
+        assert {c["a"], c["b"]} <= fired, c["command"]
+    for f in rep["findings"]:
+        assert any(e["id"] == "sha-cai" for e in f["entries"])
+        assert all(e["file"].startswith("kb/") and e["line"] > 0 for e in f["entries"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 
+from liuren.explain.reads import row_bindings as _row_bindings, walk_items as _walk
 from liuren.rules.conditions import VAR_RE, expand_macros
 
 # what a variable is called by the field it fills, when nothing more is known of it
@@ -32,41 +33,6 @@ CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
 
 def _is_var(x):
     return isinstance(x, str) and VAR_RE.match(x) is not None and "~" not in x
-
-
-def _walk(items):
-    """Every fact pattern (type, fields) of a condition, macro expansions included."""
-    for it in items if isinstance(items, list) else [items]:
-        if not isinstance(it, dict):
-            continue
-        if "macro" in it and "all" in it:
-            yield from _walk(it["all"])
-            continue
-        k = next((x for x in it if x != "macro"), None)
-        if k in ("all", "any"):
-            yield from _walk(it[k])
-        elif k == "not":
-            yield from _walk(it[k])
-        elif k not in (None, "test") and isinstance(it[k], dict):
-            yield k, it[k]
-
-
-def _row_bindings(kb, rule, row_id):
-    """The variables a row's own cells fix, where the family rule reads the row's table."""
-    row = kb.rows.get(row_id)
-    if row is None or not row.data:
-        return {}
-    ftype = kb.tables[row.table].fact_type
-    out = {}
-    for k, fields in _walk(rule.when):
-        if k != ftype or fields.get("id") != rule.as_var:
-            continue
-        for f, x in fields.items():
-            if _is_var(x) and f != "id":
-                vals = {cells.get(f) for cells in row.data}
-                if len(vals) == 1 and None not in vals:
-                    out[x] = next(iter(vals))
-    return out
 
 
 def _binding_only(k, fields, kb, fixed, rule=None, row_id=None):

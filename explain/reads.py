@@ -46,6 +46,41 @@ def _is_var(x):
     return isinstance(x, str) and VAR_RE.match(x) is not None
 
 
+def walk_items(items):
+    """Every fact pattern (type, fields) of a condition, macro expansions included."""
+    for it in items if isinstance(items, list) else [items]:
+        if not isinstance(it, dict):
+            continue
+        if "macro" in it and "all" in it:
+            yield from walk_items(it["all"])
+            continue
+        k = next((x for x in it if x != "macro"), None)
+        if k in ("all", "any"):
+            yield from walk_items(it[k])
+        elif k == "not":
+            yield from walk_items(it[k])
+        elif k not in (None, "test") and isinstance(it[k], dict):
+            yield k, it[k]
+
+
+def row_bindings(kb, rule, row_id):
+    """The variables a row's own cells fix, where the family rule reads the row's table."""
+    row = kb.rows.get(row_id)
+    if row is None or not row.data:
+        return {}
+    ftype = kb.tables[row.table].fact_type
+    out = {}
+    for k, fields in walk_items(rule.when):
+        if k != ftype or fields.get("id") != rule.as_var:
+            continue
+        for f, x in fields.items():
+            if _is_var(x) and "~" not in x and f != "id":
+                vals = {cells.get(f) for cells in row.data}
+                if len(vals) == 1 and None not in vals:
+                    out[x] = next(iter(vals))
+    return out
+
+
 def _patterns(items):
     """The top-level patterns every route through the rule takes (not inside any:/not:)."""
     for it in items:
@@ -208,7 +243,6 @@ def _anchored(k, fields, field, fb, b):
 
 def entry_lines(kb, entry, rule, pre, fb, variants=None, lang="zh"):
     """The board-value lines of an entry's WHY-NOT (a row reported by a family rule, or a rule)."""
-    from liuren.explain.conditions import _row_bindings
     from liuren.explain.words import display_name
     when = rule.when
     choice = (variants or {}).get(rule.id) or (variants or {}).get("*")
@@ -216,7 +250,7 @@ def entry_lines(kb, entry, rule, pre, fb, variants=None, lang="zh"):
         if v["id"] == choice and "when" in v:
             when = v["when"]
     items = expand_macros(when if isinstance(when, list) else [when], kb.macros, itertools.count())
-    fixed = _row_bindings(kb, rule, entry.id) if entry.id != rule.id else {}
+    fixed = row_bindings(kb, rule, entry.id) if entry.id != rule.id else {}
     return lines(kb, rule, items, fb, fixed, display_name(entry, lang), variants, lang)
 
 

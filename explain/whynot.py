@@ -397,8 +397,7 @@ def why_not(g, key, kb=None):
                 head = {"zh": "此盤之發用：", "ja": "この盤の発用："}[lg]
                 board_lines[lg] = board_lines[lg] + [{"text": head + "；".join(step_text(d, lg) for d in why),
                                                       "field": "由", "has": None, "need": [], "texts": None}]
-    from liuren.explain.conditions import _row_bindings
-    fixed = _row_bindings(kb, rule, key) if key != rule.id else {}
+    fixed = RD.row_bindings(kb, rule, key) if key != rule.id else {}
     pats = list(RD._patterns(items))
     row = kb.rows.get(key)
     if row is not None and row.data and rule.as_var:

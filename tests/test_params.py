@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from liuren.app import params as P  # noqa: E402
@@ -67,18 +66,22 @@ def test_cli_and_api_take_the_same_names():
 
 
 def test_every_name_a_page_takes_is_in_the_table():
-    from liuren.app import find as F
+    from liuren.app import auditview as AV
+    from liuren.app import findweb as FW
     for k in P.BOARD_KEYS + P.PRACTICE_KEYS:
         assert k in P.PARAMS, k
-    for k in F.FIND_KEYS:
+    for k in FW.FIND_KEYS:
         assert k in P.FIND_PARAMS or k in P.PARAMS, k
+    for k in AV.AUDIT_KEYS:
+        assert k in P.AUDIT_PARAMS or k in P.PARAMS, k
     for name, p in P.PARAMS.items():
         assert p.name == name and p.zh and p.ja and p.type in ("str", "bool", "multi"), name
 
 
 def test_gates_are_one_list():
     from liuren.app import find as F
+    from liuren.app import findexpr as FE
     from liuren.casting.symbols import GATES
     from liuren.rules import kblint
-    assert F.GATES is GATES and kblint.GATES is GATES and P.GATES is GATES
+    assert FE.GATES is GATES and F.GATES is GATES and kblint.GATES is GATES and P.GATES is GATES
     assert len(GATES) == 9

@@ -19,7 +19,8 @@ def _lesson_bits(x, lesson, per):
 
 
 def _pick(bits, per, month, night):
-    """The board of a lesson's bits that keeps the student's month and 晝夜 where known."""
+    """The board of a lesson's bits that keeps the student's month and 晝夜 where known (among its
+    first `per` slots: the base boards, 占時 子)."""
     for pos in range(per):
         if not bits >> pos & 1:
             continue
@@ -42,11 +43,12 @@ def contrast(finder, p, board, entry_id, lang="zh"):
     x = ix.bits.get(entry_id, 0)
     if not x or board.day not in JIAZI[:ix.days]:
         return []
-    P = X.PER_LESSON
+    P, B = ix.per_lesson, X.BASE_PER_LESSON     # a lesson's slots, the first B of them its base boards
     d = JIAZI.index(board.day)
     hour = BRANCHES.index(board.hour)
     off = (BRANCHES.index(board.jiang) - hour) % 12
-    month = X.MONTHS.index(p["month"]) if p.get("month") in X.MONTHS else None
+    # the student's month by its branch (a month of another year names it with another stem)
+    month = next((k for k, m in enumerate(X.MONTHS) if p.get("month") and str(p["month"])[-1:] == m[1]), None)
     night = not board.daytime                 # the board the student sees has its 晝夜
     w = L.WORDS[lang]
     here_on = f"{board.jiang}加{board.hour}"
@@ -54,7 +56,7 @@ def contrast(finder, p, board, entry_id, lang="zh"):
     # the same day, another plate: nearest offset first
     for delta in (1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6):
         o2 = (off + delta) % 12
-        pos = _pick(_lesson_bits(x, d * 12 + o2, P), P, month, night)
+        pos = _pick(_lesson_bits(x, d * 12 + o2, P), B, month, night)
         if pos is not None:
             on = f"{BRANCHES[(hour + o2) % 12]}加{board.hour}"
             out.append(_record(ix, p, board.day, on, pos, w["contrast_plate"].format(on=on, here=here_on), month, night, lang))
@@ -62,7 +64,7 @@ def contrast(finder, p, board, entry_id, lang="zh"):
     # the same plate, another day
     for delta in sorted(range(1, ix.days), key=lambda k: min(k, ix.days - k)):
         for d2 in ((d + delta) % ix.days, (d - delta) % ix.days):
-            pos = _pick(_lesson_bits(x, d2 * 12 + off, P), P, month, night)
+            pos = _pick(_lesson_bits(x, d2 * 12 + off, P), B, month, night)
             if pos is not None:
                 out.append(_record(ix, p, JIAZI[d2], here_on, pos, w["contrast_day"].format(day=JIAZI[d2], here=board.day),
                                    month, night, lang))

@@ -209,8 +209,6 @@ def _factset(w):
 # they are settled; each is reported as a warning saying so.  tests/test_kb_meaning.py asserts
 # that this is exactly the set of such errors on today's KB: settle a pair, then remove it here.
 PENDING = {frozenset(p) for p in (
-    # the same conditions, opposite tones
-    ("dq11-cuiguan-fu", "dq11-fa027"), ("j2a-caohui", "j2a-fanshe"),
     # the same conditions and conclusion twice in one book
     ("j2a-congji", "j2a-zhengyang"),
     ("j2b-chouhai-chu-zhong-mo", "j2b-chouhai-mo-zhong-chu"), ("j2b-hehe-chu-zhong-mo", "j2b-hehe-mo-zhong-chu"),

@@ -143,7 +143,7 @@ def whynot_lines(w_):
     out = [f"{r['name']}（{r['rule']}）{w('未成立')}" + (f"（{w('經')} {r['family']}）" if r.get("family") else "")]
     for s in _shown_sources(r.get("sources") or []):
         out.append(f"  「{s['quote']}」 {cite(s)}" if s.get("quote") else f"  {cite(s)}")
-    lang = _LANG[0] if _LANG[0] in ("zh", "ja") else "zh"
+    lang = _LANG.get() if _LANG.get() in ("zh", "ja") else "zh"
     out += [("  · " if x.get("field") == "由" else "  ✗ ") + ((x.get("texts") or {}).get(lang) or x["text"])
             for x in r.get("board") or []]
     out += ["  " + _condition(c) for c in r["conditions"]]

@@ -50,7 +50,7 @@ def test_speedups_change_nothing_for_a_question(question):
 
 def test_reset_between_boards():
     a = {"day": "丁卯", "on": "亥加丑", "month": "壬寅"}
-    b = {"day": "甲子", "on": "子加子", "month": "丙午", "year": 2026}
+    b = {"day": "甲子", "on": "子加子", "month": "甲午", "year": 2026}
     first = sorted(judge(a).fired_ids())
     judge(b)
     assert sorted(judge(a).fired_ids()) == first
@@ -62,7 +62,7 @@ def test_judge_lets_go_of_the_board():
     eng = engine_for()
     judge({"day": "丁卯", "on": "亥加丑", "month": "壬寅"})
     assert eng.board_facts_now() == []
-    b = cast(day="甲子", on="子加子", month="丙午", year=2026)
+    b = cast(day="甲子", on="子加子", month="甲午", year=2026)
     rec = Recorder(eng.kb, eng.judged_consumed)
     eng.run_board(board_facts(b), rec.on_fire, incremental=True)
     got = sorted((f.report, tuple(sorted(f.bindings.items()))) for f in rec.firings)
@@ -247,7 +247,7 @@ def test_incremental_judging_equals_fresh_judging():
     def on_unfire(f):
         active.pop(id(f), None)
 
-    months = ["丙寅", "己巳", "壬申", "乙亥", "戊辰"]
+    months = ["庚寅", "癸巳", "丙申", "己亥", "壬辰"]       # months of 丙午 (2026)
     for day, off in (("甲子", 1), ("丁卯", 10), ("辛未", 6), ("癸亥", 0)):
         first = True
         for night in (False, True):
@@ -282,7 +282,7 @@ def test_one_judgment_per_rule_and_bindings():
 def test_judge_prints_one_line_per_judgment(capsys):
     # 戊辰日 卯加子: the 三傳 have a void, so 「三將或空一二勿以此名實論」 governs three 懸胎 names;
     # that is one line naming the three, not three identical lines
-    argv = ["judge", "--day", "戊辰", "--jiang", "卯", "--hour", "子", "--month", "丙寅", "--year", "2026"]
+    argv = ["judge", "--day", "戊辰", "--jiang", "卯", "--hour", "子", "--month", "庚寅", "--year", "2026"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     lines = [x for x in out.splitlines() if x.startswith("  三將或空一二勿以此名實論　懸胎諸名")]

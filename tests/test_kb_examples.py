@@ -88,7 +88,7 @@ def test_every_entry_has_both_examples(entry):
 def lesson_boards():
     """The 720 lessons, each with a month (cycling the twelve), a year, a birth and 晝/夜 alternating,
     so that every position and season exists somewhere."""
-    months = ["丙寅", "丁卯", "戊辰", "己巳", "庚午", "辛未", "壬申", "癸酉", "甲戌", "乙亥", "丙子", "丁丑"]
+    months = ["庚寅", "辛卯", "壬辰", "癸巳", "甲午", "乙未", "丙申", "丁酉", "戊戌", "己亥", "庚子", "辛丑"]   # 丙午's own
     for i, day in enumerate(JIAZI):
         for off in range(12):
             yield {"day": day, "jiang": BRANCHES[off], "hour": "子", "month": months[(i + off) % 12],

@@ -262,7 +262,7 @@ def test_bayao_is_not_xiong_without_ke():
     assert "jz-bayao" in f and f["jz-bayao"].valence != "凶"
 
 
-BING = dict(day="乙丑", on="酉加未", month="己巳", year="乙卯", born=1987, sex="m", guiren="甲羊")
+BING = dict(day="乙丑", on="酉加未", month="辛巳", year="乙卯", born=1987, sex="m", guiren="甲羊")
 
 
 @pytest.mark.parametrize("question", ["占病", "占訟"])
@@ -282,27 +282,27 @@ def test_changsheng_of_the_six_stems_is_not_shengfu():
 
 
 def test_meng_worry_is_inside_or_outside_not_both():
-    ids = J(day="甲子", on="寅加子", month="乙亥", year=2026, question="占夢").fired_ids()
+    ids = J(day="甲子", on="寅加子", month="己亥", year=2026, question="占夢").fired_ids()
     assert "yh-meng-yangshen" in ids and "yh-meng-yinshen" not in ids
 
 
 def test_qiaomen_xiaojilong_records_the_other_reading():
     rule = KB.rules["yh-qiaomen-xiaojilong"]
     assert rule.interpretation["alternative"] and "tongjian" in {v["id"] for v in rule.variants}
-    b = dict(day="甲子", on="巳加子", month="丁卯", year=2026, born=1990, sex="m", night=False, question="占有人敲門")
+    b = dict(day="甲子", on="巳加子", month="辛卯", year=2026, born=1990, sex="m", night=False, question="占有人敲門")
     assert "yh-qiaomen-xiaojilong" not in J(**b).fired_ids()
     assert "yh-qiaomen-xiaojilong" in J(**b, variants={"yh-qiaomen-xiaojilong": "tongjian"}).fired_ids()
 
 
 def test_yantiao_shows_the_generals_leixiang():
-    j = J(day="戊戌", jiang="丑", hour="子", month="丁丑", year=2026, born=1991, sex="f", night=True,
+    j = J(day="戊戌", jiang="丑", hour="子", month="辛丑", year=2026, born=1991, sex="f", night=True,
           question="占眼跳耳熱")
     assert any("玄武" in x and "盜賊逃人" in x for x in j.findings().get("天將類神", []))
 
 
 # ---------------------------------------------------------------- 4. questions whose names meet
 
-QB = dict(day="辛未", jiang="辰", hour="子", month="丁丑", year=2026, born=1994, sex="m", night=True)
+QB = dict(day="辛未", jiang="辰", hour="子", month="辛丑", year=2026, born=1994, sex="m", night=True)
 
 
 @pytest.mark.parametrize("alias, name", [("占婚姻", "占婚"), ("占試", "占科舉"), ("占科目", "占科舉")])

@@ -130,6 +130,24 @@ def test_no_import_cycle_even_inside_functions(tree):
     assert sccs == [], sccs
 
 
+SKIP_DIRS = {".git", ".venv", "venv", "__pycache__", "build", "dist", ".pytest_cache", ".hypothesis"}
+
+
+def _source_files(root):
+    """The checkout's files: git's tracked files, or, in a copy without .git (CI's fresh copy),
+    every file but the virtual environment, caches and build output."""
+    try:
+        return subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True,
+                              check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        out = []
+        for f in root.rglob("*"):
+            rel = f.relative_to(root)
+            if f.is_file() and not any(part in SKIP_DIRS or part.endswith(".egg-info") for part in rel.parts):
+                out.append(str(rel))
+        return out
+
+
 @pytest.fixture(scope="module")
 def wheel_files(tmp_path_factory):
     """The files of the wheel pip builds from the checkout's tracked files (in a copy: the
@@ -137,7 +155,7 @@ def wheel_files(tmp_path_factory):
     import zipfile
     base = tmp_path_factory.mktemp("wheel")
     src = base / "src"
-    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    tracked = _source_files(ROOT)
     for f in tracked:
         if (ROOT / f).is_file():
             (src / f).parent.mkdir(parents=True, exist_ok=True)
@@ -172,11 +190,7 @@ def test_every_data_file_ships():
     cfg = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     dirs = cfg["package-dir"]
     data = cfg.get("package-data", {})
-    try:
-        tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True,
-                                 check=True).stdout.split()
-    except (OSError, subprocess.CalledProcessError):
-        tracked = [str(f.relative_to(root)) for f in root.rglob("*") if f.is_file()]
+    tracked = _source_files(root)
     unshipped = []
     for f in tracked:
         if f.endswith(".py") or "/__pycache__/" in f:

@@ -16,7 +16,7 @@ def boards():
     for i, day in enumerate(JIAZI):
         for off in range(12):
             yield {"day": day, "jiang": BRANCHES[off], "hour": "子", "year": 2026, "born": 1990 + off,
-                   "sex": "m" if i % 2 else "f", "night": bool((i + off) % 2), "month": "丙寅"}
+                   "sex": "m" if i % 2 else "f", "night": bool((i + off) % 2), "month": "庚寅"}
 
 
 def place_of(board, pos):

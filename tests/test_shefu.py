@@ -1,7 +1,7 @@
 """射覆 (《六壬銀河櫂》卷10 ¶47–88) end to end: cast a board, judge it with the question 射覆,
 and check the findings (覆 {項, 值}) the text's rules give for it.
 
-The board: 甲午日, 月將辰加占時子, 寅月 (丙寅, 春), 2026 (丙午年), by night.
+The board: 甲午日, 月將辰加占時子, 寅月 (庚寅, 春), 2026 (丙午年), by night.
 
 Worked by hand
 --------------
@@ -34,7 +34,7 @@ Not given: 新舊 (發用 寅 is 旺 but not from 日辰; not 辰/丑), 有無 (
 """
 from liuren import judge
 
-BOARD = {"day": "甲午", "jiang": "辰", "hour": "子", "month": "丙寅", "year": 2026, "night": True,
+BOARD = {"day": "甲午", "jiang": "辰", "hour": "子", "month": "庚寅", "year": 2026, "night": True,
          "question": "射覆"}
 
 

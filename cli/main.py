@@ -132,6 +132,7 @@ def main(argv=None):
         from liuren.app.engine import reading_with
         from liuren.cli.args import check_kb_arg, check_no_empty
         from liuren.app.engine import cache
+        cache.enabled()         # LIUREN_NO_CACHE read on every command, not only when a cache is first used
         with contextlib.ExitStack() as ctx:
             if no_cache:
                 ctx.enter_context(cache.disabled())

@@ -147,7 +147,7 @@ WORDS = {
         "f_shehai": "涉害", "f_boundary": "換日", "f_yuejiang": "月將", "f_q": "所問 · 底本", "f_question": "所問",
         "f_variant": "底本", "f_all_diben": "全部依底本", "f_go": "起課",
         "examples_h": "例", "ex_practice": "習課",
-        "opt": {"甲牛": "甲牛", "甲羊": "甲羊", "count": "計涉害之數", "mengzhong": "先孟仲", "tianpan": "先孟仲（天盤之支）", "biyong": "比用", "zhongqi": "依中氣",
+        "opt": {"甲牛": "甲牛", "甲羊": "甲羊", "先天": "先天貴神", "count": "計涉害之數", "mengzhong": "先孟仲", "tianpan": "先孟仲（天盤之支）", "biyong": "比用", "zhongqi": "依中氣",
                 "month": "依月", "23": "子正前（二十三時）", "0": "子正（零時）"},
         # the board page
         "used_board": "已依所填之日與月將加占時起盤（未用時刻）。",
@@ -282,7 +282,7 @@ WORDS = {
         "f_shehai": "渉害", "f_boundary": "日の変わり目", "f_yuejiang": "月将", "f_q": "問う事 · 底本", "f_question": "問う事",
         "f_variant": "底本", "f_all_diben": "すべて底本による", "f_go": "起課",
         "examples_h": "例", "ex_practice": "練習",
-        "opt": {"甲牛": "甲牛", "甲羊": "甲羊", "count": "渉害の数を数える", "mengzhong": "孟仲を先とする", "tianpan": "孟仲を先とする（天盤の支）", "biyong": "比用", "zhongqi": "中気による",
+        "opt": {"甲牛": "甲牛", "甲羊": "甲羊", "先天": "先天貴神", "count": "渉害の数を数える", "mengzhong": "孟仲を先とする", "tianpan": "孟仲を先とする（天盤の支）", "biyong": "比用", "zhongqi": "中気による",
                 "month": "月による", "23": "子正の前（二十三時）", "0": "子正（零時）"},
         "used_board": "入れた日と月将加占時で起盤した（時刻は用いない）。",
         "exports": "データ", "trace": "推論図", "rule_search": "規則（名または記号）", "why": "なぜ",

@@ -1,5 +1,6 @@
 """《六壬大全》卷一 as knowledge: the 天將不臨 headings (¶1427–1463) over the 720 lessons, and the 逐月神煞
 listing (¶177–487) against the monthly 神煞 rows of kb/daquan/juan01-shensha.yaml."""
+import functools
 import os
 import pathlib
 import re
@@ -7,7 +8,7 @@ import re
 import pytest
 
 from liuren.casting.cast import generals
-from liuren.casting.symbols import BRANCHES
+from liuren.casting.symbols import BRANCHES, JIAZI
 from liuren.rules.kbload import load_kb
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -248,3 +249,121 @@ def test_zhuyue_rows_cite_the_listing():
         want = {(i, raw) for _, _, i, n, raw in recs if n == row["name"]}
         got = {(s["para"], s["quote"]) for s in row["source"]}
         assert {i for i, _ in got} == {i for i, _ in want} and got <= want, (row["id"], sorted(got ^ want))
+
+
+# --------------------------------------------------------------------------- 課目 (¶1337–1401)
+def test_kemu_names_are_aliases_of_the_lessons_they_name():
+    kb = load_kb()
+    want = {"dq08-fanchang": ("繁昌", "德孕", 1361), "dq08-wangyun": ("旺孕", 1361), "dq08-ronghua": ("繁華", 1362),
+            "dq09-jieli": ("解離", 1375), "dq09-erfan": ("二煩", 1383), "dq10-shizhong": ("始終", 1401)}
+    for rid, (*names, para) in want.items():
+        r = kb.rules[rid]
+        assert set(names) <= set(r.aliases), rid
+        assert any(s["seed"].startswith("101_") and s["para"] == para for s in r.source), rid
+
+
+def test_kemu_names_without_a_definition_are_no_rule():
+    # 死色 (¶1392) and 拘檢 (¶1401): only the name in 卷一, nothing in the seeds defines them
+    kb = load_kb()
+    rows = {r.name: r for r in kb.tables["dq01-kemu-wuyi"].rows}
+    assert set(rows) == {"死色", "拘檢"}
+    for name, row in rows.items():
+        assert row.meta["interpretation"]["chosen"].startswith("只記其名"), name
+        assert not any(name == r.name or name in r.aliases for r in kb.rules.values()), name
+
+
+# --------------------------------------------------------------------------- 補論 (¶1403–1410) over the 720 lessons
+def _fired_at(day, jiang, night=False, year=None):
+    from helpers import fired
+    board = dict(day=day, jiang=jiang, hour="子", night=night)
+    if year:
+        board["year"] = year
+    return fired(**board)
+
+
+@functools.lru_cache(maxsize=None)
+def _all_lessons():
+    """{(day, 月將 over 子): what fired} over the 720 lessons, judged 晝 (these 畢法 do not read the general)."""
+    return {(d, j): _fired_at(d, j) for d in JIAZI for j in BRANCHES}
+
+
+def _where(rule):
+    return {k for k, ids in _all_lessons().items() if rule in ids}
+
+
+def _shift(on):
+    x, y = on.split("加")
+    return BRANCHES[(BRANCHES.index(x) - BRANCHES.index(y)) % 12]
+
+
+def test_1403_waihao_lichaya_only_five_days():
+    # 「凡干支相害，犯外好里槎丫者，止五日：丙寅、壬申、乙夘、辛酉、戊寅」
+    assert {d for d, _ in _where("dq11-waihao-lichaya")} == {"丙寅", "壬申", "乙卯", "辛酉", "戊寅"}
+
+
+def test_1404_shangshen_zuohe_linjin_only_three_days():
+    # 「凡上神作合，支加乾鄰近相會，止三日：壬子、丙午、戊午」: one lesson each (支 over the stem's 寄宮)
+    assert _where("dq11-richen-linjin") == {("壬子", _shift("子加亥")), ("丙午", _shift("午加巳")),
+                                             ("戊午", _shift("午加巳"))}
+
+
+def test_1405_sanliuhe_the_eight_days():
+    # 「止八日九課：壬寅、乙酉、壬午、丙申、丙辰、丙子、戊辰、戊申」: exactly the eight days; 卷十二 ¶149's
+    # definition gives 丙子 and 壬午 two lessons each (辰加子, 申加子), ten lessons in all, where 卷一 counts nine
+    # without saying which it leaves out (the interpretation of dq12-fa083)
+    got = _where("dq12-fa083")
+    assert {d for d, _ in got} == {"壬寅", "乙酉", "壬午", "丙申", "丙辰", "丙子", "戊辰", "戊申"}
+    assert len(got) == 10
+    assert {k for k in got if k[0] in ("丙子", "壬午")} == {("丙子", "辰"), ("丙子", "申"), ("壬午", "辰"), ("壬午", "申")}
+
+
+def test_1406_yuanxiao_genduan_four_lessons():
+    # 「凡源消根斷課，止四日四課：癸未、癸巳、癸夘、辛夘」: 乾上卯 on the 癸 days, 乾上子 on 辛卯 (卷十一 ¶99–100);
+    # the 四課 alone would give seventeen lessons, the 三傳 chain of ¶100 leaves these four
+    assert _where("dq11-yuanxiao-genduan") == {(d, _shift("寅加子")) for d in ("癸未", "癸巳", "癸卯", "辛卯")}
+    assert "dq11-yuanxiao-genduan" not in _all_lessons()[("己巳", "寅")]      # 四課 chain, 三傳 亥丑卯 not
+
+
+def test_1407_1408_dingshen_linzhai_every_geng_and_xin_day():
+    # 「凡六庚日，巳加申，皆丁神臨宅」「凡六辛日，午加辛，亦丁神臨宅」(辛 lodged in 戌): the twelve lessons, no other
+    want = {(d, _shift("巳加申")) for d in JIAZI if d[0] == "庚"} | {(d, _shift("午加戌")) for d in JIAZI if d[0] == "辛"}
+    assert _where("dq11-renzhai-lihuo") == want
+
+
+def test_1410_sangdiao_quanfeng_only_ten_days():
+    # 「凡喪吊全逢，惟十日」: 干上 and 支上 are 喪門 (歲前二) and 吊客 (歲後二) only where the day branch is four
+    # places from the stem's 寄宮, whatever the plate; on 伏吟 (干上 = 寄宮, 支上 = 日支) the only years that can
+    # give it are 寄宮 ± 2, so two years per day decide every day
+    from liuren.casting.tables import core
+    jigong = core().jigong
+    year_of = {b: next(y for y in JIAZI if y[1] == b) for b in BRANCHES}
+    got = {}
+    for d in JIAZI:
+        j = BRANCHES.index(jigong[d[0]])
+        for k, side in ((2, "吊客"), (-2, "喪門")):
+            if "dq12-fa072" in _fired_at(d, "子", year=year_of[BRANCHES[(j + k) % 12]]):
+                got[d] = side
+    assert got == {**dict.fromkeys(("甲午", "丁亥", "己亥", "庚子", "癸巳"), "吊客"),
+                   **dict.fromkeys(("甲戌", "丁卯", "己卯", "庚辰", "癸酉"), "喪門")}
+
+
+# --------------------------------------------------------------------------- 先天貴神圖 (¶1411–1426)
+XIANTIAN = {"甲": "子申", "乙": "丑未", "丙": "寅午", "丁": "卯巳", "戊": "巳卯", "己": "未丑", "庚": "申子", "辛": "酉亥",
+            "壬": "亥酉", "癸": "丑未"}
+
+
+def test_xiantian_guiren_school_places_and_turns_as_1426():
+    from liuren import cast
+    for stem, (day_b, night_b) in XIANTIAN.items():
+        for offset in range(12):
+            g, noble, direction = generals(stem, offset, True, "先天")
+            assert (noble, direction) == (day_b, "順")          # 「此貴神晝順行，夜逆行」
+            g, noble, direction = generals(stem, offset, False, "先天")
+            assert (noble, direction) == (night_b, "逆")
+    placed = {b for v in XIANTIAN.values() for b in v}
+    assert not placed & set("辰戌")                              # 「不坐辰戌牢獄之地」
+    assert "午" not in {v[0] for v in XIANTIAN.values()}         # 「貴人之前不敢有對衝坐者，故午上無寄」
+    assert (XIANTIAN["癸"][0], XIANTIAN["癸"][1]) == ("丑", "未")  # 「晝寄丑宮，夜寄未宮」
+    b = cast(day="甲子", on="子加卯", guiren="先天")
+    assert (b.noble_branch, b.generals["子"]) == ("子", "貴人")
+    assert cast(day="甲子", on="子加卯").noble_branch == "丑"     # the default stays 甲牛

@@ -260,6 +260,7 @@ def test_readme_shehai_table_matches_the_cast():
     _, rows = _shehai_table()
     assert len(rows) == 61
     n = dict.fromkeys(SHEHAI_OPTIONS, 0)
+    n_printed = dict.fromkeys(SHEHAI_OPTIONS, 0)         # without the （推） rows: what the book prints
     for where, day, on_, printed, *cells in rows:
         assert printed.replace("（推）", "").replace(" ", "") != ""
         for opt, cell in zip(SHEHAI_OPTIONS, cells):
@@ -269,7 +270,10 @@ def test_readme_shehai_table_matches_the_cast():
             ok = _as_printed(t, printed)
             assert cell.endswith("✓") == ok, (where, opt)
             n[opt] += ok
+            n_printed[opt] += ok and "（推）" not in printed
     assert n == {"count": 38, "mengzhong": 50, "tianpan": 22, "biyong": 36}
+    assert n_printed == {"count": 34, "mengzhong": 42, "tianpan": 21, "biyong": 32}
+    assert sum("（推）" not in r[3] for r in rows) == 53
 
 
 def test_readme_shehai_table_marks_what_the_book_does_not_print():
@@ -281,6 +285,10 @@ def test_readme_shehai_table_marks_what_the_book_does_not_print():
     assert book[("卷十 ¶346", "甲午", "子加寅")] == "初傳 戌"
     assert book[("卷十一 ¶231", "甲辰", "戌加寅")] == "戌午寅（推）"
     assert book[("卷十一 ¶222", "甲申", "戌加寅")] == "戌午寅（推）"
+    # ¶151 lists plates after 「戌加子為初傳」; ¶168 「己酉、辛酉日未加寅…皆如前說」: the 初傳 by analogy
+    assert book[("卷十一 ¶151", "乙卯", "丑加卯")] == "初傳 丑（推）"
+    assert book[("卷十二 ¶168", "辛酉", "未加寅")] == "初傳 未（推）"
+    assert book[("卷十一 ¶228", "癸卯", "酉加巳")] == "初傳 酉"          # 「癸卯日酉加巳用」 prints the 用
     for w in ("卷十一 ¶151", "卷十一 ¶228", "卷十一 ¶266", "卷十一 ¶269", "卷十二 ¶20", "卷十二 ¶48", "卷十二 ¶168"):
         assert any(r[0] == w for r in rows), w
     assert ("卷十二 ¶194", "甲戌", "辰加寅") in book

@@ -22,7 +22,8 @@ from liuren.casting.tables import core
 
 # name -> (accepted values, default first, what it means)
 OPTIONS = {
-    "guiren": (("甲牛", "甲羊"), "貴人 school: 甲牛 《六壬大全》 (default) or 甲羊 《協紀辨方書》"),
+    "guiren": (("甲牛", "甲羊", "先天"), "貴人 school: 甲牛 《六壬大全》 (default), 甲羊 《協紀辨方書》, or 先天 (卷一 ¶1411–1426 "
+                                      "先天貴神圖, 晝順夜逆; the book says 「近不用」)"),
     "shehai": (("count", "mengzhong", "tianpan", "biyong"),
                "涉害: count the 克 on the way home (default); decide by 孟/仲 directly, of the 地盤 position the "
                "candidate sits on (mengzhong) or of the 天盤 branch itself (tianpan, 卷七 ¶203); or take the one "
@@ -319,9 +320,12 @@ def _shehai(T, pool, kind, offset, stem, yy, gan_up, zhi_up, method, _step):
 def generals(stem, offset, daytime, school, kb=None):
     """(generals on 天盤 子..亥, noble branch, direction)."""
     T = core(kb)
+    if school not in T.guiren:
+        raise InputError(f"貴人 school {school!r}: this KB has no table for it")
     g = T.guiren[school][stem][0 if daytime else 1]
     earth = badd(g, -offset)
-    direction = T.shunni[earth]
+    turn = T.shunni_by_zhouye.get(school)
+    direction = turn["晝" if daytime else "夜"] if turn else T.shunni[earth]
     sign = 1 if direction == "順" else -1
     gens = tuple(T.generals[(sign * (bi(b) - bi(g))) % 12] for b in BRANCHES)
     return gens, g, direction

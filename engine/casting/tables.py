@@ -139,9 +139,13 @@ class CoreTables:
         self.generals = tuple(f["將"] for f in tj)
         self.general_home = {f["將"]: f["本家"] for f in tj}
         self.guiren = {}
-        for f in need("guiren"):
+        # 先天貴神圖 (卷一 ¶1411–1426) is a school of its own table, turning by 晝夜 instead of by the 地盤
+        for f in need("guiren") + T.get("guiren-xiantian", []):
             self.guiren.setdefault(f["派"], {})[f["干"]] = (f["晝"], f["夜"])
         self.shunni = {f["地"]: f["行"] for f in need("guiren-shunni")}
+        self.shunni_by_zhouye = {}
+        for f in T.get("guiren-xiantian-shunni", []):
+            self.shunni_by_zhouye.setdefault(f["派"], {})[f["晝夜"]] = f["行"]
         self.zhouye = {f["時"]: f["晝夜"] for f in need("zhouye")}
         self.jiang_name = {f["支"]: f["名"] for f in need("yuejiang-name")}
         self.zhongqi_jiang = {f["中氣"]: f["將"] for f in need("yuejiang-zhongqi")}

@@ -168,7 +168,7 @@ WORDS = {
                         "看地盤日支 {branch} 上之天盤神。", "以第三課之上神為下，看其上之神。"],
         "hint_fayong_step": "發用（初傳與門）", "hint_fayong": "先查四課上下之克，依此訣定初傳與其門：",
         "hint_zhongmo_step": "中傳、末傳", "hint_zhongmo": "初傳已是；中末依此訣遞取：",
-        "other_school": "此為另一取法（{school}）之三傳，依此說亦是。本系統以計涉害之數為主說，兩說並存。",
+        "other_school": "此為另一取法（{school}）之三傳，依此說亦是。本系統以計涉害之數為主說，諸說並存。",
         "school_fixed": "此為另一取法（{school}）之三傳；本課定依{fixed}，故不取。",
         "school_of_lesson": "涉害依：{school}",
         "candidate_def": "{name}：{reading}",
@@ -229,6 +229,8 @@ WORDS = {
         "board_notes": {"taisui": "未填年，太歲不明：請填年（2026 或 丙午）", "month": "未填月，月建與季節不明：請填月（如 己亥）",
                         "sex": "未填性別，行年不明", "yearno": "行年須以數字之年起：請填年（如 2026）",
                         "born": "未填生年，本命與行年不明：請填生年，或本命、行年"},
+        # the drill: a teacher fixes the 涉害 school of a lesson or a worksheet
+        "school_pick": "涉害之取法", "school_any": "諸說皆可", "school_set": "定之",
     },
     "ja": {
         "title": "大六壬", "board": "課盤", "plate": "天地盤", "plate_note": "枡の中は天盤の支とその乗る天将、枡の位置が地盤",
@@ -300,7 +302,7 @@ WORDS = {
                         "地盤の日支 {branch} の上の天盤の神を見る。", "第三課の上神を下とし、その上の神を見る。"],
         "hint_fayong_step": "発用（初伝と門）", "hint_fayong": "まず四課の上下の剋を調べ、この訣で初伝とその門を定める：",
         "hint_zhongmo_step": "中伝・末伝", "hint_zhongmo": "初伝は正しい。中伝・末伝はこの訣で順に取る：",
-        "other_school": "これはもう一つの取り方（{school}）の三伝で、その説でも正しい。本システムは渉害の数を数える説を主とし、両説を並べる。",
+        "other_school": "これはもう一つの取り方（{school}）の三伝で、その説でも正しい。本システムは渉害の数を数える説を主とし、諸説を並べる。",
         "school_fixed": "これはもう一つの取り方（{school}）の三伝。この課は{fixed}と定めてあるので取らない。",
         "school_of_lesson": "渉害は：{school}",
         "candidate_def": "{name}：{reading}",
@@ -359,6 +361,7 @@ WORDS = {
         "board_notes": {"taisui": "年の指定がなく、太歳が分からない：年（2026 または 丙午）を入れる", "month": "月の指定がなく、月建と季節が分からない：月（例：己亥）を入れる",
                         "sex": "性別の指定がなく、行年が分からない", "yearno": "行年には数字の年が要る：年（例：2026）を入れる",
                         "born": "生年の指定がなく、本命と行年が分からない：生年か、本命・行年を入れる"},
+        "school_pick": "渉害の取り方", "school_any": "どの説でもよい", "school_set": "定める",
     },
 }
 
@@ -704,3 +707,4 @@ def plain(text, kb=None, lang="zh", entry=None):
 
 JA_TERMS = (("初傳", "初伝"), ("中傳", "中伝"), ("末傳", "末伝"), ("三傳", "三伝"), ("月將", "月将"), ("太歲", "太歳"),
             ("發用", "発用"), ("天將", "天将"), ("歸本家", "帰本家"))
+

@@ -343,6 +343,7 @@ def practice(request: Request):
         "lang": lang, "p": p, "c": c,
         "b": H.board_parts(svc.kb, c["r"].board, lang, show_chuan=c["step"] >= 3),
         "gates": P.GATES, "branches": BRANCHES, "curriculum": drill.CURRICULUM,
+        "schools": drill.school_choices(lang),
         "ticked": set(p.get("ge", [])), "hidden": keep,
         "board_qs": P.query_string(dict(c["lesson"], lang=lang) if lang != "zh" else c["lesson"]),
         "next_qs": P.query_string({**keep, "seed": str((c["seed"] + 1) % 10 ** 9)}),

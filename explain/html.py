@@ -90,7 +90,9 @@ def _places(group, lang):
         key = tuple(dict.fromkeys(f.about))
         pos = [v for v in f.bindings.values() if v in POSITIONS and v != f.name]
         at = out.setdefault(key, [])
-        at += [L.position(x, lang) for x in pos if L.position(x, lang) not in at]
+        for x in pos:                   # each position once, also when one firing names it twice
+            if L.position(x, lang) not in at:
+                at.append(L.position(x, lang))
     return [(list(k), v) for k, v in out.items() if k or v]
 
 

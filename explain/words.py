@@ -231,6 +231,8 @@ WORDS = {
                         "born": "未填生年，本命與行年不明：請填生年，或本命、行年"},
         # the drill: a teacher fixes the 涉害 school of a lesson or a worksheet
         "school_pick": "涉害之取法", "school_any": "諸說皆可", "school_set": "定之",
+        # the error page's heading when the page is missing, or the server failed (not the student's input)
+        "error_heading_404": "找不到此頁", "error_heading_500": "伺服器出錯",
     },
     "ja": {
         "title": "大六壬", "board": "課盤", "plate": "天地盤", "plate_note": "枡の中は天盤の支とその乗る天将、枡の位置が地盤",
@@ -362,6 +364,7 @@ WORDS = {
                         "sex": "性別の指定がなく、行年が分からない", "yearno": "行年には数字の年が要る：年（例：2026）を入れる",
                         "born": "生年の指定がなく、本命と行年が分からない：生年か、本命・行年を入れる"},
         "school_pick": "渉害の取り方", "school_any": "どの説でもよい", "school_set": "定める",
+        "error_heading_404": "ページが見つからない", "error_heading_500": "サーバーの誤り",
     },
 }
 

@@ -170,7 +170,7 @@ def page_error(request, e, status=400, lang="zh"):
            "lang": lang, "w": L.WORDS[lang], "fields": L.FIELDS[lang], "qs_lang": _lang_links(request),
            "back": V.back_link(request.url.path, request.query_params.multi_items(), request.headers.get("referer"),
                                str(request.base_url), lang),
-           "choices": _choices(request, e, lang)}
+           "choices": _choices(request, e, lang), "status": status}
     return templates.TemplateResponse(request, "error.html", ctx, status_code=status)
 
 

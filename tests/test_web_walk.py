@@ -49,3 +49,19 @@ def test_a_missing_page_says_so_keeps_the_switch_and_leads_back(client, lang, he
     # a wrong input is still "輸入有誤"
     r = client.get(f"/practice?seed=abc&lang={lang}")
     assert r.status_code == 400 and heading not in r.text
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+def test_values_paired_with_positions_where_the_branches_cannot_be(client, lang):
+    """干生末末生中中生初 reads four positions and binds two branches (未、酉): the line gives each
+    position with what the board has there, and stays among what the 三傳 say."""
+    r = client.get(f"/board?day=丁卯&on=亥加丑&month=壬寅&lang={lang}")
+    page = text(r)
+    line = re.search(r"干生末末生中中生初\s*（([^）]+)）", page).group(1)
+    want = ("日干 丁、末傳 未、中傳 酉、初傳 亥" if lang == "zh" else "日干 丁、末伝 未、中伝 酉、初伝 亥")
+    assert want in line and "未、酉" not in line, line
+    top = re.search(r'id="summary">(.*?)</div>', r.text, re.S).group(1)
+    chuan = [x for x in top.split("</p>") if "干生末末生中中生初" in x]
+    assert chuan and ("三傳所見" in chuan[0] or "三伝に見える" in chuan[0]), top
+    # a line whose branches do read against its positions keeps them (支生干: 卯、未 at 日支、日干)
+    assert re.search(r"支生干\s*（\s*卯\s*、\s*未", page)

@@ -82,6 +82,10 @@ def main():
                 if "why=" in path:
                     page.locator("#chain").wait_for(timeout=60000)
                     page.wait_for_timeout(1500)            # the graph's layout
+                    if w < 500 and path.startswith(f"/board?{WHYNOT}"):
+                        # on a phone the chain comes after the board: the shot of WHY-NOT shows WHY-NOT
+                        page.evaluate("document.getElementById('chain').scrollIntoView()")
+                        page.wait_for_timeout(300)
                 page.screenshot(path=str(HERE / name), full_page=full)
                 print(HERE / name)
                 ctx.close()

@@ -81,16 +81,27 @@ def board_parts(kb, board, lang="zh", show_chuan=True):
 FIRST_KINDS = ("課體", "格")        # open at the top of the board: the lesson's 課體 and its 格; the rest folded
 
 
-def _places(group, lang):
+def _places(group, lang, board=None):
     """The places of a judgment's firings, each once: [(branches, positions)], branches repeated in
-    one firing (亥、亥) given once, firings at the same branches merged with their positions."""
+    one firing (亥、亥) given once, firings at the same branches merged with their positions.  Where
+    the branches cannot be read against the positions (干生末末生中中生初: 未、酉 for 日干、末傳、中傳、
+    初傳), each position is given with what the board has there (日干 丁、末傳 未、中傳 酉、初傳 亥)."""
     from liuren.explain.render import POSITIONS
     out = {}
+    at_board = board.positions() if board is not None else {}
+    if board is not None:
+        at_board["日干"] = board.day[0]
     for f in group:
         key = tuple(dict.fromkeys(f.about))
-        pos = [v for v in f.bindings.values() if v in POSITIONS and v != f.name]
+        pos = list(dict.fromkeys(v for v in f.bindings.values() if v in POSITIONS and v != f.name))
+        if len(pos) > 1 and len(key) != len(pos) and all(x in at_board for x in pos):
+            key = ()
+            pos = [(x, at_board[x]) for x in pos]
         at = out.setdefault(key, [])
-        at += [L.position(x, lang) for x in pos if L.position(x, lang) not in at]
+        for x in pos:                   # each position once, also when one firing names it twice
+            word = f"{L.position(x[0], lang)} {x[1]}" if isinstance(x, tuple) else L.position(x, lang)
+            if word not in at:
+                at.append(word)
     return [(list(k), v) for k, v in out.items() if k or v]
 
 
@@ -160,7 +171,7 @@ def judgment_groups(kb, r, keep, lang="zh", placements=False):
             books = sorted({s.get("book") for x in group for s in x.sources if s.get("book")})
             refs = list(dict.fromkeys(c for x in group for c in firing_parts(x, r)["refs"]))
             places = [{"branches": [{"b": b, "img": img.get(b, b)} for b in bs], "at": at}
-                      for bs, at in _places(group, lang)]
+                      for bs, at in _places(group, lang, r.board)]
             by_place = {}
             for x in group:
                 by_place.setdefault(tuple(dict.fromkeys(x.about)), []).append(x)
@@ -221,7 +232,7 @@ def summary(groups, lang="zh"):
             if g["kind"] == "課體":
                 out["keti"].append(i)
             elif g["kind"] == "格":
-                at = {a for p in i["places"] for a in p["at"]}
+                at = {a.split(" ")[0] for p in i["places"] for a in p["at"]}      # 初傳, or 初傳 亥
                 if at & chuan:
                     out["chuan"].append(i)
                 else:

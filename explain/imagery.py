@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from liuren.errors import InputError
 from liuren.i18n import DEFAULT, name_of
-from liuren.explain.words import term
+from liuren.explain.words import imagery_word, term
 
 
 def _category_names(kb, lang):
@@ -62,9 +62,9 @@ def imagery(kb, lang=DEFAULT):
 
 
 def imagery_text(sym, cats, n=6, kb=None, lang="zh"):
-    t = (lambda w: term(kb, w, lang)) if kb is not None else (lambda w: w)
+    t = (lambda w: imagery_word(term(kb, w, lang), lang)) if kb is not None else (lambda w: imagery_word(w, lang))
     if not cats:
         return f"{t(sym)}" + ("（類相なし）" if lang == "ja" else "（無類相）")
-    return f"{t(sym)}　" + "；".join(f"{t(c)}：{'、'.join(items[:n])}" for c, items in cats.items())
+    return f"{t(sym)}　" + "；".join(f"{t(c)}：{'、'.join(imagery_word(x, lang) for x in items[:n])}" for c, items in cats.items())
 
 

@@ -153,3 +153,68 @@ def test_candidates_carry_a_definition_and_no_internal_names(client):
     assert len(items) >= 5
     for rid, name, href, define in items:
         assert ":" not in name and define.strip() and "$" not in define, (rid, name, define)
+
+
+# ------------------------------------------------------------------ every school the cast takes
+def _answer(b, t):
+    return _q1(b) + "&chu={}&zhong={}&mo={}&men={}".format(*t.branches, t.gate)
+
+
+@pytest.mark.parametrize("seed,school", [(0, "tianpan"), (1, "biyong")])
+def test_tianpan_and_biyong_answers_are_right_and_named(client, seed, school):
+    """A 涉害 lesson whose 三傳 only the 天盤 孟仲 reading (seed 0) or only 比用 (seed 1) gives: that
+    answer is right, named in the page's words (never the option's value), and not taken once a
+    teacher fixes another school."""
+    les = practice_lesson(seed, "涉害")
+    count, other = _board(les), _board(les, shehai=school)
+    assert count.transmissions.branches != other.transmissions.branches
+    assert all(_board(les, shehai=s).transmissions.branches != other.transmissions.branches
+               for s in ("count", "mengzhong", "tianpan", "biyong") if s != school)
+    q = _answer(count, other.transmissions)
+    d = client.get(f"/api/practice?seed={seed}&gate=涉害&" + q).json()
+    assert d["step"] == 3 and d["transmissions"]["ok"] and d["transmissions"]["school"] == school
+    words = {"zh": {"tianpan": "先孟仲（天盤之支）", "biyong": "比用"},
+             "ja": {"tianpan": "孟仲を先とする（天盤の支）", "biyong": "比用"}}
+    for lang in ("zh", "ja"):
+        r = client.get(f"/practice?seed={seed}&gate=涉害&lang={lang}&" + q)
+        line = re.search(r'id="school">([^<]+)<', r.text).group(1)
+        assert words[lang][school] in line and school not in line, line
+        assert "✗" not in text(r).split("三、")[0].split("二、")[1]
+    # the teacher fixes the default school: named, and not taken
+    d = client.get(f"/api/practice?seed={seed}&gate=涉害&shehai=count&" + q).json()
+    assert d["step"] == 2 and not d["transmissions"]["ok"] and d["transmissions"]["school"] == school
+    # fixing that school: the answer is simply right
+    d = client.get(f"/api/practice?seed={seed}&gate=涉害&shehai={school}&" + q).json()
+    assert d["step"] == 3 and d["shehai"] == school and "school" not in d["transmissions"]
+    # and the default school's answer, under that school, is named as the count's
+    d = client.get(f"/api/practice?seed={seed}&gate=涉害&shehai={school}&" + _answer(count, count.transmissions)).json()
+    assert d["step"] == 2 and d["transmissions"]["school"] == "count"
+
+
+@pytest.mark.parametrize("school", ["count", "mengzhong", "tianpan", "biyong"])
+def test_a_teacher_fixes_every_school_the_cast_takes(client, school):
+    les = practice_lesson(0, "涉害")
+    want = "".join(_board(les, shehai=school).transmissions.branches)
+    for lang in ("zh", "ja"):
+        r = client.get(f"/practice?seed=0&gate=涉害&shehai={school}&lang={lang}")
+        assert r.status_code == 200
+        from liuren.explain.words import WORDS
+        word = WORDS[lang]["opt"][school]
+        assert word in re.search(r"<h1>(.*?)</h1>", r.text, re.S).group(1)
+        # the picker: every option in words, this one chosen; the links of the curriculum keep it
+        opts = re.findall(r'<option value="(\w*)"( selected)?>([^<]+)</option>',
+                          r.text.split('id="school-pick"')[1].split("</form>")[0])
+        assert [o[0] for o in opts] == ["", "count", "mengzhong", "tianpan", "biyong"]
+        assert [o[0] for o in opts if o[1]] == [school]
+        assert all(not re.search(r"[a-z]", o[2]) for o in opts)
+        assert f"shehai={school}" in re.search(r'<nav class="curriculum".*?</nav>', r.text, re.S).group(0)
+        sheet = client.get(f"/practice/sheet?seed=50&gate=涉害&n=3&shehai={school}&lang={lang}")
+        assert sheet.status_code == 200 and word in re.search(r"<h1.*?</h1>", sheet.text, re.S).group(0)
+    key = client.get(f"/practice/sheet?seed=0&gate=涉害&n=1&shehai={school}").text.split('id="key"')[1]
+    assert want in key
+
+
+def test_a_wrong_school_is_refused_in_the_page_language(client):
+    r = client.get("/practice?seed=0&shehai=tian&lang=ja")
+    assert r.status_code == 400
+    assert "count|mengzhong|tianpan|biyong" in r.text or "天盤" in r.text

@@ -97,7 +97,7 @@ def back_link(path, items, referer, base, lang="zh"):
                 keep[k] = v
         if "gate" in keep and keep["gate"] not in __import__("liuren.app.practice", fromlist=["CURRICULUM"]).CURRICULUM:
             keep.pop("gate")
-        if keep.get("shehai") not in ("count", "mengzhong"):
+        if keep.get("shehai") not in __import__("liuren.app.practice", fromlist=["SCHOOLS"]).SCHOOLS:
             keep.pop("shehai", None)
         target, word = "/practice", "error_back_drill"
     elif path.startswith("/rules"):

@@ -179,6 +179,13 @@ ALIASES = {p.name.replace("_", "-"): p.name for p in _TABLE if "_" in p.name}
 BOARD_KEYS = CAST_KEYS + JUDGE_KEYS + FILTER_KEYS + VIEW_KEYS
 # the drill's parameters: the lesson (seed, a gate's curriculum), the answers step by step, the page's language
 PRACTICE_KEYS = ("seed", "gate", "shehai", "k1", "k2", "k3", "k4", "chu", "zhong", "mo", "men", "ge", "ge_done", "n", "lang")
+SHEET_KEYS = ("seed", "n", "gate", "shehai", "lang")          # a worksheet: its lessons, never an answer
+LANG_KEYS = ("lang",)                                           # the pages that take only their language
+RULES_KEYS = ("kind", "source", "book", "name", "lang", "page")  # /rules (the page; /api/rules has no page)
+API_RULES_KEYS = ("kind", "source", "book", "name", "lang")
+WHY_KEYS = CAST_KEYS + JUDGE_KEYS + ("lang",)                   # /api/why/{rule}
+TRACE_KEYS = CAST_KEYS + JUDGE_KEYS + ("format", "why")         # /api/trace
+LOOKUP_KEYS = ("symbol", "category")                            # /api/lookup
 GENERALS = tuple(SHORT_GENERALS.values())
 TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 

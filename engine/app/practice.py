@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 
-from liuren.app.params import GATES, cast_kwargs
+from liuren.app.params import GATES, PARAMS, cast_kwargs
 from liuren.casting.symbols import BRANCHES, JIAZI, badd
 from liuren.errors import InputError
 from liuren.explain import words as L
@@ -44,13 +44,34 @@ def _gate_of(board):
     return t.subtype if t.gate in ("賊克", "比用") and t.subtype in ("元首", "重審", "知一") else t.gate
 
 
-SCHOOLS = ("count", "mengzhong")          # the two readings of 涉害 (cast option shehai)
+# the readings of 涉害, as the cast takes them (option shehai, the default first): count, mengzhong,
+# tianpan (孟仲季 of the 天盤 branch), biyong (比用)
+SCHOOLS = PARAMS["shehai"].check
 
 
 def check_school(school):
     if school is not None and school not in SCHOOLS:
         raise InputError(f"option shehai={school!r} is not one of {'|'.join(SCHOOLS)}")
     return school
+
+
+def school_choices(lang="zh"):
+    """The schools a teacher may fix for a lesson or a worksheet, named in the page's language
+    (value, words): the cast's own options, never a list of our own."""
+    return [(s, L.WORDS[lang]["opt"][s]) for s in SCHOOLS]
+
+
+def _other_school(svc, lesson, school, got, men, t):
+    """The first other school (in the cast's order) whose 三傳 and gate are the student's answer and
+    differ from this lesson's: (school, its judgment), else (None, None)."""
+    for other in SCHOOLS:
+        if other == (school or SCHOOLS[0]):
+            continue
+        r2 = svc.judge(cast_kwargs(dict(lesson, shehai=other)))
+        t2 = r2.board.transmissions
+        if t2.branches != t.branches and _check_chuan(got, men, t2)["ok"]:
+            return other, r2
+    return None, None
 
 
 def practice_lesson(seed, gate=None):
@@ -132,7 +153,7 @@ def chuan_hint(chuan, chuan_steps, lang="zh"):
 
 def practice_check(svc, p, lang="zh"):
     """Where the student is and how each answered step came out.  An empty box is a line in its
-    step (the drill goes on); a 三傳 right by the other 涉害 school is right, and named as such —
+    step (the drill goes on); a 三傳 right by another 涉害 school (any the cast takes) is right, and named as such —
     unless the teacher fixed the school (shehai=…), when it is named and marked wrong."""
     from liuren.casting.symbols import parse_branch
     seed = practice_seed(p)
@@ -179,16 +200,15 @@ def practice_check(svc, p, lang="zh"):
             if p["men"] not in GATES:
                 raise InputError(f"men {p['men']!r}: one of {' '.join(GATES)}")
             out["chuan"] = _check_chuan(got, p["men"], t)
-            if not out["chuan"]["ok"] and t.gate == "涉害" or (not out["chuan"]["ok"] and "涉害" in (t.gate, p["men"])):
-                # the other school's 三傳: right when no school is fixed, and named either way
-                other = "mengzhong" if (school or "count") == "count" else "count"
-                r2 = svc.judge(cast_kwargs(dict(lesson, shehai=other)))
-                alt = _check_chuan(got, p["men"], r2.board.transmissions)
-                if alt["ok"] and r2.board.transmissions.branches != t.branches:
+            if not out["chuan"]["ok"] and "涉害" in (t.gate, p["men"]):
+                # another school's 三傳: right when no school is fixed, and named either way
+                other, r2 = _other_school(svc, lesson, school, got, p["men"], t)
+                if other is not None:
                     out["chuan"]["school"] = other
                     out["chuan"]["school_word"] = w["opt"][other]
                     if school is None:
-                        out["chuan"].update(alt, school=other, school_word=w["opt"][other])
+                        out["chuan"].update(_check_chuan(got, p["men"], r2.board.transmissions),
+                                            school=other, school_word=w["opt"][other])
                         out["lesson"] = lesson = dict(lesson, shehai=other)
                         out["r"] = r = r2
                         b, t = r2.board, r2.board.transmissions
@@ -284,7 +304,7 @@ def practice_json(svc, p):
         d["transmissions"] = {"answer": list(x["got"]), "gate": x["gate"], "check": x["each"],
                               "gate_ok": x["gate_ok"], "ok": x["ok"]}
         if x.get("school"):
-            d["transmissions"]["school"] = x["school"]          # the other 涉害 school's 三傳
+            d["transmissions"]["school"] = x["school"]          # the 涉害 school whose 三傳 the answer is
         if x.get("hint"):
             d["transmissions"]["hint"] = x["hint"]
         if x["ok"]:

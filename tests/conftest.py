@@ -1,7 +1,11 @@
 """What every test starts from: no test reads or writes the user's own cache or config.
 
-- Each test has an empty cache folder of its own ($LIUREN_CACHE_DIR, and $XDG_CACHE_HOME beside
-  it), made fresh for it: what it finds there, it wrote itself.
+- A test of the cache itself (the modules in OWN_CACHE, or a test marked `own_cache`) has an empty
+  cache folder of its own ($LIUREN_CACHE_DIR, and $XDG_CACHE_HOME beside it), made fresh for it:
+  what it finds there, it wrote itself.  Every other test shares the worker's cache folder (made
+  empty when the worker starts): the cache is keyed on the code and the KB's content, so what one
+  test wrote there is what any other would compute, and a `liuren` child process reads the KB and
+  its network from there instead of compiling them again (some 3 s of CPU a child).
 - The fixtures that outlive a test (a module's web server, a module's index, the KB memo of the
   worker process) run under a folder of the worker's own, made empty when the worker starts
   (session scope): starting a server or building an index per test would make the suite many
@@ -11,10 +15,10 @@
 - $LIUREN_NO_CACHE, $LIUREN_KB and $LIUREN_LANG from the developer's shell are not inherited.
 
 In a worker process the KB and its networks are compiled once (the library keeps them in
-memory, keyed on the folder), so a per-test empty cache costs only the tests that start
-`liuren` as a child process (each compiles the network again: a few seconds)."""
+memory, keyed on the folder)."""
 from __future__ import annotations
 
+import inspect
 import os
 
 import pytest
@@ -42,9 +46,23 @@ def _worker_folders(tmp_path_factory):
             os.environ[k] = v
 
 
+# the tests of the cache itself (what it holds, reads, trusts, evicts), and those that compare a
+# fresh process with a cached one: each starts from an empty cache folder of its own
+OWN_CACHE = {"test_cache.py", "test_cache_fifo.py", "test_cache_trust.py", "test_experta_untouched.py",
+             "test_network_history.py", "test_no_hidden_state.py", "test_same_bytes.py", "test_find.py"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "own_cache: the test starts from an empty cache folder of its own")
+
+
 @pytest.fixture(autouse=True)
-def _empty_cache(_worker_folders, tmp_path_factory, monkeypatch):
-    """This test's own empty cache folder."""
+def _empty_cache(_worker_folders, tmp_path_factory, monkeypatch, request):
+    """This test's own empty cache folder (a test of the cache), or the worker's (any other)."""
+    own = (request.node.path.name in OWN_CACHE or request.node.get_closest_marker("own_cache") is not None
+           or "_empty_cache" in inspect.signature(request.function).parameters)
+    if not own:
+        return _worker_folders / "cache" / "liuren"
     d = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("LIUREN_CACHE_DIR", str(d / "liuren"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(d))

@@ -4,6 +4,7 @@ board states `unreachable:` instead of `fires`; one that fires on every board st
 instead of `silent`; both claims are checked over the 720 lessons."""
 import functools
 import json
+import zlib
 
 import pytest
 
@@ -21,14 +22,32 @@ ENTRIES = entries_needing_examples(KB)
 fired = functools.lru_cache(maxsize=None)(helpers.fired)     # by the board's JSON: judged once
 
 
+@pytest.fixture(autouse=True)
+def _no_cache_writes(monkeypatch):
+    """These tests judge in this process, where each network is compiled once and kept in
+    memory (rules.judging keeps the last twelve, and the cases come network by network): writing
+    each of the 64 networks to the cache too (some 1.5 s of CPU each) would serve no one."""
+    monkeypatch.setenv("LIUREN_NO_CACHE", "1")
+
+
 def _key(board):
     return json.dumps(board, ensure_ascii=False, sort_keys=True)
 
 
 def _network(board):
     """The network a board is judged with (its question and variants): cases are run network by
-    network, so that each is compiled (or read from the cache) once."""
+    network, so that each is compiled (or read from the cache) once per worker."""
     return (board.get("question") or "", json.dumps(board.get("variants") or {}, sort_keys=True, ensure_ascii=False))
+
+
+# the boards of the default network (most of them) are spread over this many groups, so that the
+# workers share them; each board stays in one group (judged once, by one worker)
+SPREAD = 4
+
+
+def _group(net, board):
+    part = f"|{zlib.crc32(_key(board).encode()) % SPREAD}" if net == ("", "{}") else ""
+    return "net:" + "|".join(net) + part
 
 
 def cases(kinds=("fires", "silent")):
@@ -39,7 +58,7 @@ def cases(kinds=("fires", "silent")):
             for i, item in enumerate(ex.get(kind) or []):
                 net = _network(item["board"])
                 out.append((net, pytest.param(e.id, kind, item, id=f"{e.id}-{kind}-{i}",
-                                              marks=pytest.mark.xdist_group("net:" + "|".join(net)))))
+                                              marks=pytest.mark.xdist_group(_group(net, item["board"])))))
     out.sort(key=lambda x: x[0])
     return [p for _, p in out]
 
@@ -103,6 +122,7 @@ def lesson_space():
 CLAIMS = [e for e in ENTRIES if e.meta.get("unreachable") or e.meta.get("always")]
 
 
+@pytest.mark.xdist_group("lesson-space")          # the 720 lessons judged by one worker, once
 @pytest.mark.parametrize("entry", [e.id for e in CLAIMS])
 def test_unreachable_and_always_claims_over_the_720_lessons(entry):
     e = KB.entries[entry]

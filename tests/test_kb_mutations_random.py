@@ -224,10 +224,6 @@ def run_slips(kbdir, report=None):
     return results
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the KB grew by 卷一 (issue 30), and the seeded slips now land where kb check cannot yet see them: "
-    "a non-branch in a 支 cell of 卷一's 神煞 tables, a 煞 renamed, a salience changed, a variant id "
-    "renamed, a row's valence deleted (5 accepted, at most 2 allowed) — to be closed by checks of their own"))
 @pytest.mark.xdist_group("kb-mutations-random")
 def test_random_slips_are_refused(tmp_path, monkeypatch):
     kbdir = tmp_path / "kb"

@@ -405,6 +405,9 @@ def lint_more(kb, err):
     lint_question_keys(kb, err)
     lint_valence(kb, err)
     lint_reported_parts(kb, err)
+    lint_column_kinds(kb, err)
+    lint_lone_sha(kb, err)
+    lint_variant_ids(kb, err)
     lint_boards(kb, err)
 
 
@@ -1131,6 +1134,125 @@ def lint_reported_parts(kb, err):
         if base is not None and base.meta.get("reported") and not t.meta.get("reported"):
             err(t.file, t.line, f"table {t.id}: extends {base.id}, whose rows are reported as "
                                 f"{base.meta['reported']}, but gives no reported: (a lost line?)")
+# a column whose header names a kind of symbol holds only symbols of that kind
+COLUMN_KINDS = {"支": ("a branch 子…亥", _BR), "干": ("a stem 甲…癸", _ST), "干支": ("one of the sixty 干支", set(JIAZI))}
+
+
+def _cell_line(meta, c, v, default):
+    """The line of the mapping under meta (a row, its `each:` items, its variants) whose cell c
+    holds v."""
+    stack = [meta]
+    while stack:
+        m = stack.pop()
+        if isinstance(m, dict):
+            x = m.get(c)
+            if x == v or (isinstance(x, list) and v in x):
+                return m.kline(c) if hasattr(m, "kline") else getattr(m, "line", default)
+            stack.extend(y for k, y in m.items() if isinstance(y, (dict, list)) and k not in ("examples", "source"))
+        elif isinstance(m, list):
+            stack.extend(y for y in m if isinstance(y, (dict, list)))
+    return default
+
+
+def _row_cells(row):
+    """(variant or None, cells) of a row: its default reading and each variant's."""
+    for x, data in [(None, row.data)] + list(row.variant_data.items()):
+        for cells in data:
+            yield x, cells
+
+
+def lint_column_kinds(kb, err):
+    """A column named 支, 干 or 干支 holds branches, stems or 干支 (a list of them too) in every
+    reading, its variants' included: a value the engine can never match is a slip (牛 for 午)."""
+    seen = set()
+    for t in kb.tables.values():
+        for c, (words, dom) in COLUMN_KINDS.items():
+            if c not in t.columns:
+                continue
+            own = t.meta.get("domains")
+            if isinstance(own, dict) and c in own:
+                continue                    # the table says what the column holds
+            for row in t.rows:
+                for variant, cells in _row_cells(row):
+                    if c not in cells:
+                        continue
+                    for v in cells[c] if isinstance(cells[c], list) else [cells[c]]:
+                        if (isinstance(v, str) and v in dom) or (t.id, row.id, variant, str(v)) in seen:
+                            continue
+                        seen.add((t.id, row.id, variant, str(v)))
+                        where = f" (variant {variant})" if variant else ""
+                        err(t.file, _cell_line(row.meta, c, v, row.line),
+                            f"table {t.id}: {c} {v!r}{where} is not {words}{_near(v, dom)}")
+
+
+def lint_lone_sha(kb, err):
+    """A 煞 a table row raises is named somewhere else: it is the row's own name (or an alias, a
+    label) or another entry's, another row gives it too, or a rule reads it.  A 煞 that only its
+    own row mentions, under another name than the row's, is a slip in the 煞 cell (生車 for 天車)."""
+    def strings(x, out):
+        if isinstance(x, str):
+            out.add(x)
+        elif isinstance(x, dict):
+            for k, y in x.items():
+                strings(k, out)
+                strings(y, out)
+        elif isinstance(x, (list, tuple)):
+            for y in x:
+                strings(y, out)
+        return out
+    read = set()
+    for r in kb.rules.values():
+        strings([r.when, r.then] + [{k: v.get(k) for k in ("when", "then")} for v in r.variants if isinstance(v, dict)],
+                read)
+    names = _entry_names(kb)
+    rows_of = {}
+    for t in kb.tables.values():
+        for row in t.rows:
+            for _x, cells in _row_cells(row):
+                for v in cells.values():
+                    for y in v if isinstance(v, list) else [v]:
+                        if isinstance(y, str):
+                            rows_of.setdefault(y, set()).add(row.id or id(row))
+    seen = set()
+    for t in kb.tables.values():
+        if "煞" not in t.columns:
+            continue
+        for row in t.rows:
+            for variant, cells in _row_cells(row):
+                v = cells.get("煞")
+                if not isinstance(v, str) or v in read or v in names or len(rows_of.get(v, ())) > 1 or v in seen:
+                    continue
+                seen.add(v)
+                own = row.meta.get("name") or ""
+                err(t.file, _cell_line(row.meta, "煞", v, row.line),
+                    f"table {t.id}: 煞 {v!r} is named nowhere else (not the row's name {own!r}, no other row "
+                    f"gives it, no rule reads it): a slip?")
+
+
+def lint_variant_ids(kb, err):
+    """Variants under one label share one id across the KB (底本 is diben everywhere): a
+    variant is chosen by its id, for one entry or for all at once (`*=diben`), so a variant whose
+    label is another id's, under an id of its own, is left out of that choice (a renamed id)."""
+    by_label = {}
+    for e in kb.entries.values():
+        for v in e.variants:
+            if isinstance(v, dict) and isinstance(v.get("label"), str) and isinstance(v.get("id"), str):
+                by_label.setdefault(v["label"], {}).setdefault(v["id"], []).append((e, v))
+    for label, ids in by_label.items():
+        if len(ids) < 2:
+            continue
+        common = max(ids, key=lambda i: len(ids[i]))
+        if len(ids[common]) < 2:
+            continue
+        for vid, uses in ids.items():
+            if vid == common or len(uses) > 1:
+                continue
+            e, v = uses[0]
+            err(e.file, v.kline("id") if hasattr(v, "kline") else getattr(v, "line", e.line),
+                f"{e.id}: variant {vid!r} is labelled {label}, which is the variant {common!r} of "
+                f"{len(ids[common])} other entries (did you mean {common}?)")
+
+
 # ---- notes that declare missing what the KB has
 MISSING = re.compile(r"本庫未立|本庫無|未立|待他卷|無定義|無表|未收|未編")
 _CLAUSE_END = re.compile(r"[，。；;,（）()：:]")

@@ -52,16 +52,22 @@ def condition_words(text, lang="zh"):
 
 
 def ja_reading(entry):
-    """The 日譯's own words for an entry's 斷, where its rendering gives them as a quoted phrase it
-    reads the board by (斬首: 「事ありて開頭なし」と論ずる), else None."""
+    """The 日譯's own words for an entry's 斷, where its rendering gives them as the quoted phrase it
+    reads the board by (斬首: 「事ありて開頭なし」と論ずる; 斫輪: 「官印を接受し、車軒に乗坐す」または
+    「舟車器物を営造す」に按じて論ずる), else None."""
     import re
     from liuren.i18n import is_rendering
     for s in (entry.source if entry is not None else []):
         if is_rendering(s):
-            m = re.search(r"「([^」]{2,40})」と(?:論ずる|論ず|断ずる|断ず)", s.get("quote", ""))
+            m = _JA_READING.search(s.get("quote", ""))
             if m:
-                return m.group(1)
+                return re.sub(r"」\s*(または|あるいは|また)\s*「", r"、\1", m.group(1))[1:-1]
     return None
+
+
+# 「…」と論ずる, 「…」に按じて論ずる (論じ得る, 断ずる …), several phrases joined by または
+_JA_READING = __import__("re").compile(
+    r"(「[^」]{2,60}」(?:\s*(?:または|あるいは|また)\s*「[^」]{2,60}」)*)\s*(?:と|に按じて|を以て)(?:論ずる|論ず|論じ得る|断ずる|断ず)")
 
 
 def name_of(kb, key, fallback, lang="zh"):

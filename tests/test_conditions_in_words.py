@@ -33,7 +33,8 @@ def test_a_row_reads_with_its_own_values(kb):
 
 def test_variables_are_named_by_what_they_stand_for(kb):
     _, conds = conditions_in_words(kb, kb.entries["dq07-sanguang"])
-    assert conds[0] == "初傳旺或相（時令）" and "乘 初傳 臨" in conds[1]
+    assert conds[:3] == ["初傳旺衰 為 旺或相", "日干旺衰 為 旺或相", "日支旺衰 為 旺或相"]
+    assert conds[3] == "初傳 所乘之將 為 六合或天后或太常或太陰或貴人或青龍"   # the 吉將 of its table, by name
     _, conds = conditions_in_words(kb, kb.entries["dq08-fanchang"])
     assert conds == ["夫行年之干 合 妻行年之干", "夫行年 合 妻行年（六合）", "或（夫行年 為某｜妻行年 為某）"]
     _, conds = conditions_in_words(kb, kb.entries["jzb-cou-he-ge"])

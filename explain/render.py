@@ -106,6 +106,9 @@ def _step_details(s, dash):
 
 
 def _condition(c):
+    from liuren.explain.words import condition_words
+    lang = _LANG.get() if _LANG.get() in ("zh", "ja") else "zh"
+    c = dict(c, text=condition_words(c["text"], lang), facts=[condition_words(x, lang) for x in c["facts"]])
     facts = "、".join(c["facts"])
     if c["held"]:
         return f"✓ {w('要')} {c['text']}" + (f"：{facts}" if facts else "")

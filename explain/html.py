@@ -81,17 +81,31 @@ def board_parts(kb, board, lang="zh", show_chuan=True):
 FIRST_KINDS = ("課體", "格")        # open at the top of the board: the lesson's 課體 and its 格; the rest folded
 
 
-def _places(group, lang):
-    """The places of a judgment's firings, each once: [(branches, positions)], branches repeated in
-    one firing (亥、亥) given once, firings at the same branches merged with their positions."""
-    from liuren.explain.render import POSITIONS
+def _places(group, lang, board=None):
+    """The places of a judgment's firings, each once: [(branches, positions, pairs)], branches repeated
+    in one firing (亥、亥) given once, firings at the same branches merged with their positions; where
+    a firing's positions hold different values, each position with its own value (pairs: 日干 丁（寄未）、
+    末傳 酉 …), never two values for four positions."""
+    from liuren.explain.render import POSITIONS, place_pairs
     out = {}
     for f in group:
+        paired = place_pairs(f, board)
+        if paired is not None:
+            extras, pairs = paired
+            key = ("pairs", tuple(extras), tuple(pairs))
+            out.setdefault(key, [])
+            continue
         key = tuple(dict.fromkeys(f.about))
         pos = [v for v in f.bindings.values() if v in POSITIONS and v != f.name]
         at = out.setdefault(key, [])
         at += [L.position(x, lang) for x in pos if L.position(x, lang) not in at]
-    return [(list(k), v) for k, v in out.items() if k or v]
+    res = []
+    for k, v in out.items():
+        if k and k[0] == "pairs":
+            res.append((list(k[1]), [], [(L.position(p, lang), b) for p, b in k[2]]))
+        elif k or v:
+            res.append((list(k), v, []))
+    return res
 
 
 def _routes(group, kb, lang):
@@ -159,8 +173,9 @@ def judgment_groups(kb, r, keep, lang="zh", placements=False):
             parts = firing_parts(f, r)
             books = sorted({s.get("book") for x in group for s in x.sources if s.get("book")})
             refs = list(dict.fromkeys(c for x in group for c in firing_parts(x, r)["refs"]))
-            places = [{"branches": [{"b": b, "img": img.get(b, b)} for b in bs], "at": at}
-                      for bs, at in _places(group, lang)]
+            places = [{"branches": [{"b": b, "img": img.get(b, b)} for b in bs], "at": at,
+                       "pairs": [{"at": p, "b": b, "img": img.get(b[-2] if b.endswith("）") else b, b)} for p, b in pairs]}
+                      for bs, at, pairs in _places(group, lang, r.board)]
             by_place = {}
             for x in group:
                 by_place.setdefault(tuple(dict.fromkeys(x.about)), []).append(x)
@@ -221,7 +236,7 @@ def summary(groups, lang="zh"):
             if g["kind"] == "課體":
                 out["keti"].append(i)
             elif g["kind"] == "格":
-                at = {a for p in i["places"] for a in p["at"]}
+                at = {a for p in i["places"] for a in p["at"]} | {x["at"] for p in i["places"] for x in p.get("pairs") or []}
                 if at & chuan:
                     out["chuan"].append(i)
                 else:
@@ -242,6 +257,7 @@ def two_views(kb, groups, lang="zh"):
                              if x is not None and x.interpretation and x.interpretation.get("chosen")), "")
                 e = kb.entries.get(a["id"]) if note else None
                 pairs.append({"a": a, "b": b, "note": L.plain(note, kb, lang, e)})
+                a["in_views"] = b["in_views"] = True      # said once, beside each other: its section points there
     return pairs
 
 

@@ -238,6 +238,7 @@ WORDS = {
         "board_notes": {"taisui": "未填年，太歲不明：請填年（2026 或 丙午）", "month": "未填月，月建與季節不明：請填月（如 己亥）",
                         "sex": "未填性別，行年不明", "yearno": "行年須以數字之年起：請填年（如 2026）",
                         "born": "未填生年，本命與行年不明：請填生年，或本命、行年"},
+        "see_views": "見「書有兩說」",
     },
     "ja": {
         "title": "大六壬", "board": "課盤", "plate": "天地盤", "plate_note": "枡の中は天盤の支とその乗る天将、枡の位置が地盤",
@@ -368,6 +369,7 @@ WORDS = {
         "board_notes": {"taisui": "年の指定がなく、太歳が分からない：年（2026 または 丙午）を入れる", "month": "月の指定がなく、月建と季節が分からない：月（例：己亥）を入れる",
                         "sex": "性別の指定がなく、行年が分からない", "yearno": "行年には数字の年が要る：年（例：2026）を入れる",
                         "born": "生年の指定がなく、本命と行年が分からない：生年か、本命・行年を入れる"},
+        "see_views": "「書の両説」を見よ",
     },
 }
 
@@ -614,7 +616,7 @@ def places_text(places, lang="zh"):
     w = WORDS[lang]
     out = []
     for p in places:
-        bs = "、".join(x["b"] for x in p["branches"])
+        bs = "、".join([x["b"] for x in p["branches"]] + [f"{x['at']} {x['b']}" for x in p.get("pairs") or []])
         at = w["seen_at"].format(at="、".join(p["at"])) if p["at"] else ""
         out.append("，".join(x for x in (bs, at) if x) if lang == "zh" else "、".join(x for x in (bs, at) if x))
     return "；".join(out)

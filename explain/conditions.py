@@ -143,7 +143,7 @@ class _Way:
                 if v in self.names or v in kinds:
                     continue
                 d = w.dom.get(v)
-                if d is not None and len(d) == 1 and not self._tied(v):
+                if d is not None and len(d) == 1:          # one value (a row's own cell): said as it
                     self.names[v] = str(next(iter(d)))
                     self.said.add(v)
                 else:
@@ -255,6 +255,8 @@ class _Way:
     def _value_of(self, v):
         """A field's value in an atom's words: its one value, its few values, or its name."""
         d = self.w.dom.get(v)
+        if d is not None and len(d) == 1 and v not in self.places:
+            return str(next(iter(d)))
         if v in self.names and (v in self.places or v in self.said or self._tied(v)):
             return self.name(v)
         if d is not None and d != self._full(v) and len(d) <= MAX_LISTED:

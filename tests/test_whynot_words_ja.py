@@ -40,3 +40,19 @@ def test_rule_page_conditions_in_japanese():
         t = c.get(f"/rules/{rid}?lang=ja").text
         conds = re.sub(r"<[^>]+>", "", t.split('<ol class="conditions">')[1].split("</ol>")[0])
         assert conds.strip() and not ZH_ONLY.search(conds), (rid, conds)
+
+
+def test_every_condition_line_in_japanese():
+    """Over the whole KB: a condition line under ja has none of the Chinese connecting words (names in
+    「」 stay as the books write them)."""
+    from liuren.explain.conditions import conditions_in_words
+    from liuren.explain.words import condition_words
+    from liuren.rules.kbload import load_kb
+    kb = load_kb()
+    bad = []
+    for e in kb.entries.values():
+        for c in conditions_in_words(kb, e)[1]:
+            j = re.sub(r"「[^」]*」", "", condition_words(c, "ja"))
+            if re.search(r"為|屬|即|讀|合於|已成|依|或|某|傳|，", j):
+                bad.append((e.id, j))
+    assert len(bad) <= 3, bad[:10]

@@ -50,6 +50,7 @@ ONE_OF = "或"
 WAYS = "或（{}）"
 NEG = "無（{}）"
 VIA = "{a} 合於「{t}」"
+MORE = "等 {n} 者之一"
 TEST_WORDS = {"eq": "{x} 即 {y}", "ne": "{x} 與 {y} 不同", "lt": "{x} 少於 {y}", "le": "{x} 不多於 {y}",
               "gt": "{x} 多於 {y}", "ge": "{x} 不少於 {y}", "in": "{x} 在 {y} 之中", "notin": "{x} 不在 {y} 之中"}
 
@@ -182,8 +183,12 @@ class _Way:
                         full = fd if full is None else full & fd
         return full
 
-    def _values(self, vals):
-        return ONE_OF.join(sorted(map(str, vals)))
+    def _values(self, vals, sep=ONE_OF):
+        order = BRANCHES + STEMS
+        vals = sorted(map(str, vals), key=lambda x: (order.index(x) if x in order else len(order), x))
+        if len(vals) > MAX_LISTED:              # as WHY-NOT says a long need: the first, and how many
+            return sep.join(vals[:MAX_LISTED]) + MORE.format(n=len(vals))
+        return sep.join(vals)
 
     def _judged(self, ids):
         out = []
@@ -210,10 +215,13 @@ class _Way:
                 continue
             d, full = w.dom.get(v), self._full(v)
             if d is not None and d != full:
-                out.append(IS.format(a=words[0], v=self._values(d) if len(d) <= MAX_LISTED else self._values(d)))
+                if full is not None and len(d) > 4 and len(full - d) * 2 <= len(d):
+                    out.append(NOT_IS.format(a=words[0], v=self._values(full - d, "、")))   # all but a few: those few
+                else:
+                    out.append(IS.format(a=words[0], v=self._values(d)))
             ex = w.excl.get(v)
             if ex:
-                out.append(NOT_IS.format(a=words[0], v=self._values(ex)))
+                out.append(NOT_IS.format(a=words[0], v=self._values(ex, "、")))
         # facts said by their own words (derived facts, a general on a branch no place names …)
         for a in w.atoms:
             if a.fact == "判" or self._names_only(a):

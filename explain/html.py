@@ -82,27 +82,30 @@ FIRST_KINDS = ("課體", "格")        # open at the top of the board: the lesso
 
 
 def _places(group, lang, board=None):
-    """The places of a judgment's firings, each once: [(branches, positions)], branches repeated in
-    one firing (亥、亥) given once, firings at the same branches merged with their positions.  Where
-    the branches cannot be read against the positions (干生末末生中中生初: 未、酉 for 日干、末傳、中傳、
-    初傳), each position is given with what the board has there (日干 丁、末傳 未、中傳 酉、初傳 亥)."""
-    from liuren.explain.render import POSITIONS
+    """The places of a judgment's firings, each once: [(branches, positions, pairs)], branches repeated
+    in one firing (亥、亥) given once, firings at the same branches merged with their positions; where
+    a firing's positions hold different values, each position with its own value (pairs: 日干 丁（寄未）、
+    末傳 酉 …), never two values for four positions."""
+    from liuren.explain.render import POSITIONS, place_pairs
     out = {}
-    at_board = board.positions() if board is not None else {}
-    if board is not None:
-        at_board["日干"] = board.day[0]
     for f in group:
+        paired = place_pairs(f, board)
+        if paired is not None:
+            extras, pairs = paired
+            key = ("pairs", tuple(extras), tuple(pairs))
+            out.setdefault(key, [])
+            continue
         key = tuple(dict.fromkeys(f.about))
         pos = list(dict.fromkeys(v for v in f.bindings.values() if v in POSITIONS and v != f.name))
-        if len(pos) > 1 and len(key) != len(pos) and all(x in at_board for x in pos):
-            key = ()
-            pos = [(x, at_board[x]) for x in pos]
         at = out.setdefault(key, [])
-        for x in pos:                   # each position once, also when one firing names it twice
-            word = f"{L.position(x[0], lang)} {x[1]}" if isinstance(x, tuple) else L.position(x, lang)
-            if word not in at:
-                at.append(word)
-    return [(list(k), v) for k, v in out.items() if k or v]
+        at += [L.position(x, lang) for x in pos if L.position(x, lang) not in at]
+    res = []
+    for k, v in out.items():
+        if k and k[0] == "pairs":
+            res.append((list(k[1]), [], [(L.position(p, lang), b) for p, b in k[2]]))
+        elif k or v:
+            res.append((list(k), v, []))
+    return res
 
 
 def _routes(group, kb, lang):
@@ -170,8 +173,9 @@ def judgment_groups(kb, r, keep, lang="zh", placements=False):
             parts = firing_parts(f, r)
             books = sorted({s.get("book") for x in group for s in x.sources if s.get("book")})
             refs = list(dict.fromkeys(c for x in group for c in firing_parts(x, r)["refs"]))
-            places = [{"branches": [{"b": b, "img": img.get(b, b)} for b in bs], "at": at}
-                      for bs, at in _places(group, lang, r.board)]
+            places = [{"branches": [{"b": b, "img": img.get(b, b)} for b in bs], "at": at,
+                       "pairs": [{"at": p, "b": b, "img": img.get(b[-2] if b.endswith("）") else b, b)} for p, b in pairs]}
+                      for bs, at, pairs in _places(group, lang, r.board)]
             by_place = {}
             for x in group:
                 by_place.setdefault(tuple(dict.fromkeys(x.about)), []).append(x)
@@ -232,7 +236,7 @@ def summary(groups, lang="zh"):
             if g["kind"] == "課體":
                 out["keti"].append(i)
             elif g["kind"] == "格":
-                at = {a.split(" ")[0] for p in i["places"] for a in p["at"]}      # 初傳, or 初傳 亥
+                at = {a for p in i["places"] for a in p["at"]} | {x["at"] for p in i["places"] for x in p.get("pairs") or []}
                 if at & chuan:
                     out["chuan"].append(i)
                 else:
@@ -253,6 +257,7 @@ def two_views(kb, groups, lang="zh"):
                              if x is not None and x.interpretation and x.interpretation.get("chosen")), "")
                 e = kb.entries.get(a["id"]) if note else None
                 pairs.append({"a": a, "b": b, "note": L.plain(note, kb, lang, e)})
+                a["in_views"] = b["in_views"] = True      # said once, beside each other: its section points there
     return pairs
 
 

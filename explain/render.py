@@ -106,6 +106,9 @@ def _step_details(s, dash):
 
 
 def _condition(c):
+    from liuren.explain.words import condition_words
+    lang = _LANG.get() if _LANG.get() in ("zh", "ja") else "zh"
+    c = dict(c, text=condition_words(c["text"], lang), facts=[condition_words(x, lang) for x in c["facts"]])
     facts = "、".join(c["facts"])
     if c["held"]:
         return f"✓ {w('要')} {c['text']}" + (f"：{facts}" if facts else "")
@@ -239,6 +242,31 @@ POSITIONS = {"日干", "日支", "干上", "干陰", "支上", "支陰", "初傳
              "太歲", "本命", "行年", "旬首", "旬尾"}
 
 
+def place_pairs(f, board):
+    """A judgment's branches paired with the positions it read them at, where they can be read off the
+    board: (the branches no position accounts for, [(position, its value)]) — 日干 as its stem (丁（寄未）).
+    None where the plain form says it without doubt (one branch at every position named: 亥，見於干上、初傳)
+    or the board is not at hand."""
+    if board is None:
+        return None
+    pos = list(dict.fromkeys(v for v in f.bindings.values() if v in POSITIONS and v != f.name))
+    if not pos:
+        return None
+    try:
+        at = board.positions()
+    except Exception:       # noqa: BLE001 — a board without 三傳 (a partial cast): the plain form
+        return None
+    if any(p not in at for p in pos):
+        return None
+    about = list(dict.fromkeys(f.about))
+    vals = [at[p] for p in pos]
+    if len(set(vals)) == 1 and about == [vals[0]]:
+        return None
+    pairs = [(p, f"{board.day[0]}（寄{at[p]}）" if p == "日干" else at[p]) for p in pos]
+    extras = [b for b in about if b not in vals]
+    return extras, pairs
+
+
 def firing_name(f, kb, lang=DEFAULT):
     """A judgment's name for the reader: its entry's label in the language, else its name."""
     e = kb.entries.get(f.report) if kb is not None else None
@@ -253,10 +281,15 @@ def firing_parts(f, result=None, lang=DEFAULT):
     kb = result.kb if result is not None else None
     where = []
     pos = [v for v in f.bindings.values() if v in POSITIONS and v != f.name]
-    if f.about:
-        where.append("、".join(f.about))
-    if pos:
-        where.append("見於" + "、".join(dict.fromkeys(pos)))
+    paired = place_pairs(f, getattr(result, "board", None))
+    if paired is not None:
+        extras, pairs = paired
+        where.append("、".join(list(extras) + [f"{p} {v}" for p, v in pairs]))
+    else:
+        if f.about:
+            where.append("、".join(dict.fromkeys(f.about)))
+        if pos:
+            where.append("見於" + "、".join(dict.fromkeys(pos)))
     return {"name": firing_name(f, kb, lang), "where": "，".join(where), "reading": f.reading, "valence": f.valence,
             "refs": list(dict.fromkeys(cite(s) for s in f.sources)),
             "defeated_by": ([firing_name(result.firings[i], kb, lang) for i in f.defeated_by]

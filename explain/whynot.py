@@ -221,8 +221,9 @@ def rule_names(kb, v, b, ref=None):
     return "或".join(out)
 
 
-def cond_text(cond, b, kb, ref=None):
-    """A condition in words.  ref(entry): how another rule is named (default 「name」)."""
+def cond_text(cond, b, kb, ref=None, fill=None):
+    """A condition in words.  ref(entry): how another rule is named (default 「name」); fill: the
+    board's values of the fields the pattern leaves open (a held 三傳 says 亥酉未, never 亥某某)."""
     if isinstance(cond, list):
         return "；".join(cond_text(c, b, kb, ref) for c in cond)
     if "macro" in cond:
@@ -248,7 +249,8 @@ def cond_text(cond, b, kb, ref=None):
     tpl = BUILTIN_FACTS.get(k, {}).get("text") or kb.fact_text.get(k)
     if k in kb.tables:
         tpl = kb.tables[k].meta.get("text") or tpl
-    vals = {f: _fmt_value(x, b) for f, x in v.items()}
+    vals = {**{f: str(x) for f, x in (fill or {}).items() if f not in ("t", "id")},
+            **{f: _fmt_value(x, b) for f, x in v.items()}}
     if k == "位" and v.get("位") == "日干":       # 日干 is its stem: 日干 丁（寄未）, never 日干未
         stem = f" {vals['干']}" if "干" in v else ""
         return f"日干{stem}（寄{vals['支']}）" if "支" in v else f"日干{stem}"
@@ -387,6 +389,8 @@ def why_not(g, key, kb=None):
             board_lines = None
     if board_lines is None:
         board_lines = {lg: RD.entry_lines(kb, entry or rule, rule, pre, fb, variants, lg) for lg in ("zh", "ja")}
+    from liuren.explain.words import condition_words
+    board_lines["ja"] = [dict(x, text=condition_words(x["text"], "ja")) for x in board_lines["ja"]]
     if any(x["field"] in ("門", "體") for x in board_lines["zh"]):
         # the gate read: how this board came to its gate (元首課 on a board of two 下賊上 …), step by step
         from liuren.explain.steps import step_text
@@ -426,7 +430,8 @@ def why_not(g, key, kb=None):
         if own_row and not ok:
             facts = []              # the board lines above say what the board has where the row reads
         # the entry's own row says what the entry needs (its cells), never the board's values put in them
-        text = _own_row_text(kb, key, item, said) if own_row else cond_text(item, {**said, **b} if ok else said, kb)
+        text = _own_row_text(kb, key, item, said) if own_row else cond_text(item, {**said, **b} if ok else said, kb,
+                                                                             fill=_held_fact(item, b, fb) if ok else None)
         conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {})})
     q = rule.meta.get("question")
     note = None
@@ -441,6 +446,17 @@ def why_not(g, key, kb=None):
             "sources": [{**{k: s[k] for k in ("seed", "para", "quote") if s.get(k) is not None},
                          "book": s["book"], "volume": s["volume"]} for s in _sources(kb, entry or rule)],
             "note": note}
+
+
+def _held_fact(item, b, fb):
+    """The board's fact a held single pattern matched (its open fields are then said by its values)."""
+    k = next((x for x in item if x != "macro"), None) if isinstance(item, dict) else None
+    if k in (None, "all", "any", "not", "test", "判") or not isinstance(item.get(k), dict):
+        return None
+    for fact, _ in fb.facts(k):
+        if _match_fields(item[k], fact, b) is not None:
+            return fact
+    return None
 
 
 def _own_var(items, rule, x):

@@ -35,8 +35,13 @@ _COND_JA = [
     (r"(\S+) 少於 (\S+)", r"\1 は \2 より少ない"), (r"(\S+) 多於 (\S+)", r"\1 は \2 より多い"),
     (r"(\S+) 不多於 (\S+)", r"\1 は \2 以下"), (r"(\S+) 不少於 (\S+)", r"\1 は \2 以上"),
     (r"(\S+) 在 (\S+) 之中", r"\1 は \2 のうち"), (r"(\S+) 不在 (\S+) 之中", r"\1 は \2 のうちにない"),
-    (r"^已成 ", "成立済み："), (r"或（", "いずれか（"), (r"無（", "ない（"), (r"依「([^」]+)」：", r"「\1」の行："),
-    (r"(\S)為(\S)", r"\1が\2"), (r"或", "か"), (r"某", "何か"), (r"見於", "が見える："), (r"初傳", "初伝"),
+    (r"之一條已成", "の一条が成立済み"), (r"等 (\d+) 者之一", r"など \1 のいずれか"), (r"已成 ", "成立済み："), (r"或（", "いずれか（"), (r"無（", "ない（"), (r"依「([^」]+)」：", r"「\1」の行："),
+    (r"(\S+) 乘 (\S+) 臨 (\S+)", r"\1 が \2 に乗り \3 に臨む"), (r"依「([^」]+)」讀 (\S+)", r"「\1」により \2 を読む"),
+    (r" 合於「([^」]+)」", r" は「\1」に合う"), (r" 非 (\S+)", r" は \1 でない"), (r" 為 ", " は "), (r"所乘之將", "に乗る天将"),
+    (r"所臨", "の臨む所"), (r"發用之門", "発用の門"), (r"課體", "課体"), (r"之干", "の干"), (r" 入課傳", " が課伝に入る"),
+    (r"此占屬(\S+)", r"この占は\1に属す"), (r" 為旬空", " は旬空"), (r"涉害", "渉害"), (r" 為(\S)", r" は\1"), (r"（[據依]([^）]+)）", r"（\1による）"),
+    (r"屬(\S+?)(（|$|；|｜|）| )", r"は\1に属す\2"), (r" 入占", " が占に入る"), (r"[，、]乘(\S+)", r"、\1に乗る"), (r"乘", "乗"),
+    (r"將", "将"), (r"(\S+) 即 (\S+)", r"\1 は \2 に同じ"), (r" 與 ", " と "), (r"傳", "伝"), (r"體", "体"), (r"，", "、"), (r"旺衰", "の旺衰"), (r"(\S)為(\S)", r"\1が\2"), (r"或", "か"), (r"某", "何か"), (r"見於", "が見える："), (r"初傳", "初伝"),
     (r"中傳", "中伝"), (r"末傳", "末伝"), (r"三傳", "三伝"),
 ]
 
@@ -52,16 +57,22 @@ def condition_words(text, lang="zh"):
 
 
 def ja_reading(entry):
-    """The 日譯's own words for an entry's 斷, where its rendering gives them as a quoted phrase it
-    reads the board by (斬首: 「事ありて開頭なし」と論ずる), else None."""
+    """The 日譯's own words for an entry's 斷, where its rendering gives them as the quoted phrase it
+    reads the board by (斬首: 「事ありて開頭なし」と論ずる; 斫輪: 「官印を接受し、車軒に乗坐す」または
+    「舟車器物を営造す」に按じて論ずる), else None."""
     import re
     from liuren.i18n import is_rendering
     for s in (entry.source if entry is not None else []):
         if is_rendering(s):
-            m = re.search(r"「([^」]{2,40})」と(?:論ずる|論ず|断ずる|断ず)", s.get("quote", ""))
+            m = _JA_READING.search(s.get("quote", ""))
             if m:
-                return m.group(1)
+                return re.sub(r"」\s*(または|あるいは|また)\s*「", r"、\1", m.group(1))[1:-1]
     return None
+
+
+# 「…」と論ずる, 「…」に按じて論ずる (論じ得る, 断ずる …), several phrases joined by または
+_JA_READING = __import__("re").compile(
+    r"(「[^」]{2,60}」(?:\s*(?:または|あるいは|また)\s*「[^」]{2,60}」)*)\s*(?:と|に按じて|を以て)(?:論ずる|論ず|論じ得る|断ずる|断ず)")
 
 
 def name_of(kb, key, fallback, lang="zh"):
@@ -233,6 +244,7 @@ WORDS = {
         "school_pick": "涉害之取法", "school_any": "諸說皆可", "school_set": "定之",
         # the error page's heading when the page is missing, or the server failed (not the student's input)
         "error_heading_404": "找不到此頁", "error_heading_500": "伺服器出錯",
+        "see_views": "見「書有兩說」",
     },
     "ja": {
         "title": "大六壬", "board": "課盤", "plate": "天地盤", "plate_note": "枡の中は天盤の支とその乗る天将、枡の位置が地盤",
@@ -365,6 +377,7 @@ WORDS = {
                         "born": "生年の指定がなく、本命と行年が分からない：生年か、本命・行年を入れる"},
         "school_pick": "渉害の取り方", "school_any": "どの説でもよい", "school_set": "定める",
         "error_heading_404": "ページが見つからない", "error_heading_500": "サーバーの誤り",
+        "see_views": "「書の両説」を見よ",
     },
 }
 
@@ -611,7 +624,7 @@ def places_text(places, lang="zh"):
     w = WORDS[lang]
     out = []
     for p in places:
-        bs = "、".join(x["b"] for x in p["branches"])
+        bs = "、".join([x["b"] for x in p["branches"]] + [f"{x['at']} {x['b']}" for x in p.get("pairs") or []])
         at = w["seen_at"].format(at="、".join(p["at"])) if p["at"] else ""
         out.append("，".join(x for x in (bs, at) if x) if lang == "zh" else "、".join(x for x in (bs, at) if x))
     return "；".join(out)

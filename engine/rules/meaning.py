@@ -113,6 +113,7 @@ class Way:
     open_tests: list = field(default_factory=list)  # tests over open values: [((op, a, b), vars)]
     impossible: str | None = None                  # why no board can satisfy it
     names: dict = field(default_factory=dict)      # variable -> canonical name
+    alias: dict = field(default_factory=dict)      # the condition's own variable ($a) -> the way's variable
     free: frozenset = frozenset()                  # variables read once and allowed anything
     sig: frozenset = frozenset()
     labels: frozenset = frozenset()                # literal anchors, for finding candidates
@@ -355,6 +356,11 @@ class Meaning:
         # unify variable names through uf
         def R(v):
             return uf.find(v) if _is_var(v) or (isinstance(v, str) and v.startswith("~c")) else v
+        # the condition's own variables ($a, not a macro's inner ones), for words that name them
+        for x in {x for _, fs in pos for x in fs.values() if _is_var(x)} | {x for t in tests for a in t.values()
+                                                                           for x in a if _is_var(x)}:
+            if "~m" not in x and "~e" in x:
+                w.alias.setdefault(x.rsplit("~e", 1)[0], R(x))
         ndom, nexcl = {}, {}
         for v, d in dom.items():
             r = R(v)

@@ -128,7 +128,7 @@ def test_chain_by_name_and_by_japanese_label(client):
 
 
 def test_whynot_in_the_html(client):
-    r = client.get("/board?" + BOARD + "&why=始終")
+    r = client.get("/board?" + BOARD + "&why=ge-shizhong")
     assert r.status_code == 200
     t = text(r)
     assert 'data-rule="ge-shizhong">始終 <span class="no">未成立' in r.text and "ge-shizhong" not in t and "✗ 要" in t and "盤上最近者" in t
@@ -303,7 +303,7 @@ def test_api_question_and_variant_as_the_cli(client, capsys):
 
 
 def test_api_why_is_the_cli_json(client, capsys):
-    for rule, board in (("斬首", ("--day", "丁卯", "--on", "亥加丑")), ("始終", ("--day", "丁卯", "--on", "亥加丑")),
+    for rule, board in (("斬首", ("--day", "丁卯", "--on", "亥加丑")), ("ge-shizhong", ("--day", "丁卯", "--on", "亥加丑")),
                         ("ge-shizhong", ("--day", "庚寅", "--on", "子加子"))):
         want = cli_json(capsys, "why", rule, *board, "--format", "json")
         q = "&".join(f"{k.lstrip('-')}={v}" for k, v in zip(board[::2], board[1::2]))

@@ -64,5 +64,5 @@ def test_values_paired_with_positions_where_the_branches_cannot_be(client, lang)
     top = re.search(r'id="summary">(.*?)</div>', r.text, re.S).group(1)
     chuan = [x for x in top.split("</p>") if "干生末末生中中生初" in x]
     assert chuan and ("三傳所見" in chuan[0] or "三伝に見える" in chuan[0]), top
-    # a line whose branches do read against its positions keeps them (支生干: 卯、未 at 日支、日干)
-    assert re.search(r"支生干\s*（\s*卯\s*、\s*未", page)
+    # a line over two positions pairs each with its value too (支生干: 日干 丁（寄未）、日支 卯)
+    assert re.search(r"支生干\s*（\s*日干\s*丁（寄未）\s*、\s*日支\s*卯\s*）", page)

@@ -1001,11 +1001,13 @@ def question_rules(kb):
 
 def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, progress=True, variants=True,
           days=60, variant_space="sample", question=None, wide=True, questions=True, rules=None, examples=True,
-          question_boards=None):
+          question_boards=None, prior=None):
     """Judge the space and report.  `wide`: the widened space (rules/space.py: the dimensions
     some rule reads varied beyond the base boards); False: the base boards only (today's space
     before issue 27).  `questions`: judge each question's own boards for the rules only it
-    brings out.  `rules`: audit only these entries and the rules they meet (see audit_rules)."""
+    brings out.  `rules`: audit only these entries and the rules they meet (see audit_rules),
+    reusing the firing counts of a saved full run (`prior`: a path or a loaded run; by default
+    the last one the cache keeps) for the met rules the edit cannot have moved."""
     from liuren.casting.cast import check_options
     from liuren.rules.kbload import load_kb
     from liuren.rules.kblint import dependency_closure
@@ -1046,9 +1048,17 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
         if qspaces:
             dims.append("question")
     if rules is not None:
+        if prior is None:
+            try:                        # the last full run the cache keeps, when there is one
+                prior = load_run(last_run_path()) if last_run_path().exists() else None
+            except InputError:
+                prior = None
+        elif not isinstance(prior, dict):
+            prior = load_run(prior)
+        key = reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions, question_boards)
         return audit_rules(kb, kb_dir, rules, boards, n_main, nets, procs, progress, dims, qspaces, t0,
                            dict(months=months, daynight=daynight, options=options or {}, days=days, question=question),
-                           read)
+                           read, prior, key)
     fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets)
     rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
@@ -1059,26 +1069,106 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     rep["source_disagreements"] = source_disagreements(kb, fired_at)
     rep["kb_dir"] = kb_dir
     rep["findings"] = findings(kb, rep)
+    rep["reuse"] = reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions,
+                             question_boards)
     rep["seconds"] = round(time.time() - t0, 1)
     return rep
 
 
-def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read):
-    """`liuren audit --rules ID…`: those entries and the rules they meet, without the whole walk.
-    1. A network of only what the entries rest on judges the whole space: where they fire.
+# --------------------------------------------------------------------------- what a later --rules reuses
+def _firing_code_digest():
+    """The code that decides which rules fire on a board (casting and rules), as index.firing_digest
+    reads it, without the KB's files (their entries are compared one by one)."""
+    import hashlib
+    import importlib.util
+    import pathlib
+    h = hashlib.sha256(sys.version.encode())
+    for pkg in ("liuren.casting", "liuren.rules", "experta"):
+        folder = pathlib.Path(importlib.util.find_spec(pkg).origin).resolve().parent
+        for f in sorted(folder.rglob("*.py")):
+            if f.name not in ("cache.py", "netcache.py", "kblint.py", "kbstatic.py", "meaning.py"):
+                h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def definition_digests(kb):
+    """{"rule:ID" | "table:ID": digest of what decides its firings}: a rule's kind, conditions,
+    conclusions, variants and tone; a table's columns, metadata and cells (its rows with it).
+    Where an entry was written (file, line) is left out: an edit above it moves it, nothing more."""
+    import hashlib
+
+    def h(x):
+        return hashlib.sha256(json.dumps(x, ensure_ascii=False, sort_keys=True, default=str).encode()).hexdigest()[:20]
+    out = {}
+    for r in kb.rules.values():
+        out["rule:" + r.id] = h([r.kind, r.name, dict(r.meta), r.when, r.then, r.as_var, r.about])
+    for t in kb.tables.values():
+        out["table:" + t.id] = h([t.kind, t.columns, {k: v for k, v in t.meta.items() if k != "rows"},
+                                  [[row.id, dict(row.meta), row.data, row.variant_data] for row in t.rows]])
+    return out
+
+
+def reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions, question_boards):
+    """What a full run's firing counts hold for: its space, the code that fires the rules, the KB's
+    folder and each entry's definition (a later `--rules` reuses the count of every rule whose
+    network — itself and what it rests on — is unchanged)."""
+    import pathlib
+    from liuren.rules.kbload import packaged_kb_dir
+    root = str(pathlib.Path(kb_dir or packaged_kb_dir()).resolve())
+    space = json.dumps([str(months), daynight, sorted((options or {}).items()), days, question, bool(wide),
+                        bool(questions), question_boards], ensure_ascii=False)
+    return {"space": space, "code": _firing_code_digest(), "kb": root, "digests": definition_digests(kb)}
+
+
+def _prior_counts(kb, prior, key, closure_of, candidates):
+    """From a saved full run (`prior`, as slim() keeps it) whose space, code and KB folder are this
+    run's: {rule: (own count, universe)} for each candidate whose network is unchanged since
+    (no rule of its dependency closure, and no table one of them reads, defined otherwise)."""
+    if not prior or not isinstance(prior.get("reuse"), dict):
+        return {}
+    old = prior["reuse"]
+    if old.get("space") != key["space"] or old.get("code") != key["code"] or old.get("kb") != key["kb"]:
+        return {}
+    then, now = old.get("digests") or {}, key["digests"]
+    if any(k.startswith("table:") and k not in now for k in then):
+        return {}                        # a table gone: what read it is not known any more
+    changed = {k.split(":", 1)[1] for k in set(then) | set(now) if k.startswith("rule:") and then.get(k) != now.get(k)}
+    types = {kb.tables[k.split(":", 1)[1]].fact_type for k in now
+             if k.startswith("table:") and then.get(k) != now.get(k)}
+    counts, universe = prior.get("firing_counts") or {}, prior.get("firing_universe") or {}
+    out = {}
+    for y in candidates:
+        if y not in universe:
+            continue
+        rules = closure_of({y})
+        if rules & changed or any(t in types for r in rules for t in closure_of.reads[r][0]):
+            continue
+        out[y] = (counts.get(y, 0), universe[y])
+    return out
+
+
+def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read,
+                prior=None, key=None):
+    """`liuren audit --rules ID…`: those entries and the rules they meet, on the cone of the edit.
+    1. A network of only what the entries rest on judges the space (the dimensions they read):
+       where they fire.
     2. The whole network judges the boards where they fire: every rule they meet there, and
        every conflict with them (a conflict needs them to fire).
-    3. A network of the met rules that fire wherever they do judges the whole space: their own
-       firing sets, for redundancy and for the entries' nesting inside them.  The met rules of
-       their kind that fire on only some of their boards (which may nest inside them) are
-       listed as not compared: judging what they rest on everywhere is the full audit's work.
+    3. The met rules of a judgment kind that fire wherever an entry does (which it may nest
+       in or equal) and those of its kind that fire on part of its boards (which may nest in
+       it) need their own firing count over the space.  A saved full run (`prior`: the last
+       one, or --baseline FILE) gives it for every met rule whose network — itself and what
+       it rests on — is defined as it was then (the edit cannot have moved it); only the
+       others are judged, the broader ones by a network of what they rest on over the space,
+       the narrower ones listed as not compared.
     Findings are those that name one of the entries."""
-    from liuren.rules.kblint import dependency_closure
+    from liuren.rules.kblint import dependency_graph
     ids = list(dict.fromkeys(ids))
     bad = [x for x in ids if x not in kb.entries]
     if bad:
         raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
-    closure = dependency_closure(kb, set(ids))
+    closure_of = dependency_graph(kb)
+    closure = closure_of(set(ids))
 
     def net_for(net):
         return ((net[0] if net else None), tuple(sorted(closure)))
@@ -1093,23 +1183,25 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     met = {x for x, v in fired2.items() if x in kb.entries and x not in ids}
     mine_set = {x: set(fired1.get(x, ())) for x in ids}
     kinds = {kb.entries[x].kind for x in ids}
-    cand = set()
+    on_of, broad, narrow = {}, set(), set()
     for y in met:
-        on = {back[j] for j in fired2[y]}
         e = kb.entries[y]
         if e.kind not in JUDGMENT_KINDS:
             continue
-        if any(s and s <= on for s in mine_set.values()) or e.kind in kinds:
-            cand.add(y)
+        on = on_of[y] = {back[j] for j in fired2[y]}
+        if any(s and s <= on for s in mine_set.values()):
+            broad.add(y)
+        else:
+            narrow.add(y)
+    reused = _prior_counts(kb, prior, key, closure_of, broad | narrow) if prior and key else {}
     fired = {x: fired1.get(x, []) for x in ids}
-    wide = {y for y in cand if any(s and s <= {back[j] for j in fired2[y]} for s in mine_set.values())}
-    closure3 = dependency_closure(kb, cand) if cand else set()
-    # only the rules that fire wherever they do (equal or broader) are judged over the space: the
-    # narrower ones of their kind would need what they rest on judged everywhere — the full audit
-    skipped = sorted(cand - wide)
-    cand = wide
-    closure3 = dependency_closure(kb, cand) if cand else set()
+    # the rest: the broader ones judged over the space by a network of what they rest on; the
+    # narrower ones of their kind would need what they rest on judged everywhere (the full audit)
+    cand = broad - set(reused)
+    # (with no saved run, only those of the entries' kind are listed: the others are many)
+    skipped = {y for y in narrow - set(reused) if reused or kb.entries[y].kind in kinds}
     if cand:
+        closure3 = closure_of(cand)
         # on the boards of the dimensions the candidates read; a board of another dimension
         # gives them what its base board gives
         need = {d for r in closure3 for d in read.get(r, ())}
@@ -1126,6 +1218,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
             got = [keep[j] for j in fired3.get(y, [])]
             fired[y] = _fill_dims(boards, n_main, got, need)
     rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True)
+    if reused:
+        skipped |= _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir)
     keep = set(ids)
     rep["never_fire"] = [x for x in rep["never_fire"] if x["id"] in keep]
     rep["always_fire"] = [x for x in rep["always_fire"] if x["id"] in keep]
@@ -1133,7 +1227,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["subsumed"] = [x for x in rep["subsumed"] if x["narrow"] in keep or x["broad"] in keep]
     rep["firing_counts"] = {k: v for k, v in rep["firing_counts"].items() if k in keep}
     rep["met"] = sorted(met)
-    rep["not_compared"] = skipped
+    rep["not_compared"] = sorted(skipped)
+    rep["counts_reused"] = len(reused)
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,
                         definition=SPACE.describe(kb, None, set(dims)))
     rep["variants"], rep["source_disagreements"] = [], []
@@ -1141,6 +1236,59 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["findings"] = findings(kb, rep)
     rep["seconds"] = round(time.time() - t0, 1)
     return rep
+
+
+def _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir):
+    """Redundancy and nesting between the audited entries and the met rules whose count over the
+    space the saved run gives (reused: {rule: (own count, universe)}), as analyse() finds them
+    from firing sets: a met rule that fires on every board of an entry is equal to it when it
+    fires as often, else broader; one that fires on part of them is inside it when all its
+    firings are there.  A met rule that reads a dimension this run did not vary (its extra
+    boards are not here) is not compared.  Returns the rules not compared."""
+    ents = kb.entries
+    ereads = SPACE.entry_reads(kb)
+    varied = set(dims)
+    counts, universe = rep["firing_counts"], rep["firing_universe"]
+    not_compared = set()
+    trivial = 0
+    for y, (own_y, u_y) in sorted(reused.items()):
+        yd = set(ereads.get(y, ())) & set(SPACE.dimension_ids())
+        if not yd <= varied:
+            not_compared.add(y)
+            continue
+        if own_y >= u_y:
+            continue                    # fires always: not compared (as in the full audit)
+        on = on_of[y]
+        for x in ids:
+            s = mine_set.get(x)
+            if not s or x not in counts or counts[x] >= universe.get(x, 0) or _related(kb, x, y):
+                continue
+            own_x, u_x = counts[x], universe[x]
+            mine_y = sum(1 for i in on if _dim_of(boards[i]) is None or _dim_of(boards[i]) in yd)
+            if s <= on and own_y == own_x and u_y == u_x:
+                first = min(s)
+                if not _family_only(kb, [x, y]):
+                    g = sorted([x, y])
+                    rep["redundant"].append({"rules": g, "names": [ents[r].name for r in g],
+                                             "valences": [ents[r].valence or "" for r in g], "boards": own_x,
+                                             "board": dict(boards[first]),
+                                             "command": judge_command(boards[first], kb_dir)})
+                continue
+            if s <= on:
+                a, b, ca, cb, ub, first = x, y, own_x, own_y, u_y, min(s)
+            elif own_y == mine_y and mine_y:
+                a, b, ca, cb, ub, first = y, x, own_y, own_x, u_x, min(on)
+            else:
+                continue
+            if cb * 2 > ub:
+                trivial += 1
+                continue
+            rep["subsumed"].append({"narrow": a, "broad": b, "narrow_boards": ca, "broad_boards": cb,
+                                    "narrow_valence": ents[a].valence or "", "broad_valence": ents[b].valence or "",
+                                    "narrow_name": ents[a].name, "broad_name": ents[b].name,
+                                    "board": dict(boards[first]), "command": judge_command(boards[first], kb_dir)})
+    rep["space"]["trivial_nestings_dropped"] = rep["space"].get("trivial_nestings_dropped", 0) + trivial
+    return not_compared
 
 
 _dim_of = SPACE.dim_of
@@ -1386,9 +1534,12 @@ def last_run_path():
 
 def slim(rep):
     """What a saved run keeps: the findings and the space (not the boards' firing lists)."""
-    return {"format": 1, "space": rep["space"], "findings": rep.get("findings", []),
-            "declared": declared_stats(rep), "firing_counts": rep.get("firing_counts", {}),
-            "seconds": rep.get("seconds")}
+    out = {"format": 1, "space": rep["space"], "findings": rep.get("findings", []),
+           "declared": declared_stats(rep), "firing_counts": rep.get("firing_counts", {}),
+           "firing_universe": rep.get("firing_universe", {}), "seconds": rep.get("seconds")}
+    if rep.get("reuse"):
+        out["reuse"] = rep["reuse"]
+    return out
 
 
 def save_run(rep, path):
@@ -1445,7 +1596,7 @@ def cmd_audit(a):
     rep = audit(a.kb, a.months, a.daynight, opts, progress=not a.quiet,
                 variants=not a.no_variants and rules is None, days=a.days,
                 variant_space=a.variants, question=a.question, wide=a.space == "wide", rules=rules,
-                questions=a.space == "wide")
+                questions=a.space == "wide", prior=base if rules is not None else None)
     if a.markdown:
         _write(a.markdown, markdown(rep, a.all), "--markdown")
     if a.html:

@@ -221,6 +221,32 @@ def test_rules_mode_gives_what_the_whole_audit_gives_for_them(kb, rep):
     assert main(["audit", "--kb", str(kb), "--rules", "t-nothing", "--quiet"]) == 2
 
 
+def test_rules_mode_reuses_a_saved_run_for_what_the_edit_cannot_move(kb, rep, tmp_path):
+    # with the full run saved (its counts and each entry's definition), --rules compares the met
+    # rules the edit cannot have moved by their saved counts: what nests in t-good is compared too
+    from liuren.explain.audit import save_run
+    saved = tmp_path / "run.json"
+    save_run(rep, saved)
+    kw = dict(months="1", daynight="day", progress=False, days=6, variants=False, rules=["t-good"])
+    one = audit(str(kb), prior=str(saved), **kw)
+    assert one["counts_reused"] > 0 and "t-declared" not in one["not_compared"]
+    sub = lambda r: {(x["narrow"], x["broad"]) for x in r["subsumed"] if "t-good" in (x["narrow"], x["broad"])}  # noqa: E731
+    red = lambda r: {tuple(g["rules"]) for g in r["redundant"] if "t-good" in g["rules"]}  # noqa: E731
+    assert sub(one) == sub(rep) and red(one) == red(rep)
+    assert one["space"]["trivial_nestings_dropped"] >= 0
+    # a met rule edited since the saved run is not taken from it: it is judged, or not compared
+    k2 = _kb(tmp_path / "edited")
+    text = (k2 / "planted.yaml").read_text(encoding="utf-8")
+    (k2 / "planted.yaml").write_text(text.replace("name: 課體凶", "name: 課體凶之二"), encoding="utf-8")
+    full = audit(str(k2), **dict(kw, rules=None))
+    save_run(full, saved)
+    (k2 / "planted.yaml").write_text(text.replace("name: 課體凶", "name: 課體凶之三"), encoding="utf-8")
+    from liuren.rules.kbload import load_kb
+    load_kb.cache_clear()
+    two = audit(str(k2), prior=str(saved), **kw)
+    assert two["counts_reused"] < one["counts_reused"] or "t-kt" not in one["met"]
+
+
 def test_declared_pairs_name_their_declaration(rep, kb):
     dec = _pairs(rep, "declared")
     # declared on the rule itself (conflicts: [t-good]): that line, not a wildcard

@@ -196,15 +196,23 @@ class _Walk:
     force, and the judgments of a tone (吉/凶) whose co-firing the conflict check counts —
     rather than from every firing of every board."""
 
-    def __init__(self):
+    def __init__(self, carry=False):
         self.count = Counter()          # entry -> active firings reporting it (or of its rule)
         self.changed = set()            # entries whose count moved during this board
         self.defeats = Counter()        # 規 -> active firings asserting 不實 of it
         self.polar = {}                 # id(firing) -> firing: a 吉/凶 judgment about something
         self.open = {}                  # entry -> first board of its current run
         self.ranges = defaultdict(list)     # entry -> [(first board, board after the last)]
+        self.carried = defaultdict(Counter)  # derived fact key -> {branches of who asserts it: firings}
+        self.carry = _carried_types() if carry else frozenset()     # only the audit compares subjects
 
     def _fire(self, f, sign):
+        if f.about and self.carry:
+            from liuren.rules.judging import fact_key
+            ab = tuple(sorted(set(f.about)))
+            for d in f.new:
+                if d["t"] in self.carry:
+                    self.carried[fact_key(d)][ab] += sign
         if not f.internal:
             for e in {f.report, f.rule}:
                 self.count[e] += sign
@@ -228,6 +236,7 @@ class _Walk:
             self.count.clear()
             self.defeats.clear()
             self.polar.clear()
+            self.carried.clear()
         rec = Recorder(eng.kb, eng.judged_consumed, eng)
 
         def on_fire(cr, act):
@@ -254,12 +263,30 @@ class _Walk:
         """The 吉/凶 judgments in force, by subject, whatever their kind (a 課體, a 畢法, a 格 and a
         神煞 about the same branches meet): the branches a judgment is about, or "" for one with
         no branch of its own, which is about the board as a whole and meets the others like it.
-        Defeated ones are not taken as real and do not conflict."""
+        A judgment with no branch of its own that rests on judgments about branches (a 格 named
+        once for the sub-rows that make it, a 畢法 on another judgment) is about their branches:
+        it is compared there, not as the whole board.  Defeated ones are not taken as real and
+        do not conflict."""
         by_subject = defaultdict(set)
         for f in self.polar.values():
             if self.defeats[f.report] <= 0:
-                by_subject["".join(sorted(set(f.about or ())))].add((f.report, f.valence))
+                about = set(f.about or ()) or self._inherited(f)
+                by_subject["".join(sorted(about))].add((f.report, f.valence))
         return by_subject
+
+    def _inherited(self, f):
+        """The branches of the judgments whose conclusions a branchless judgment matched."""
+        if not self.carry:
+            return set()
+        from liuren.rules.judging import _fact_dict, fact_key
+        out = set()
+        for x in f._pf or ():
+            d = _fact_dict(x)
+            if d is not None and d["t"] in self.carry:
+                for ab, n in self.carried.get(fact_key(d), {}).items():
+                    if n > 0:
+                        out.update(ab)
+        return out
 
 
 def _work(args):
@@ -271,7 +298,7 @@ def _work(args):
     if _W["since_gc"] > 1500:           # a collection of a worker's heap takes ~0.5 s: not per small task
         gc.collect()
         _W["since_gc"] = 0
-    walk = _Walk()
+    walk = _Walk(carry=True)
     pairs = defaultdict(lambda: [0, None])
     prev = None
     i = start
@@ -299,6 +326,31 @@ def _work(args):
                             p[1] = (i, x)
     walk.close(i + 1)
     return dict(walk.ranges), {k: tuple(v) for k, v in pairs.items()}
+
+
+def _carried_types():
+    """The derived fact types a 吉/凶 judgment may read (the conclusions a judgment rests on): the
+    walk follows the branches of who asserts them, for the judgments with no branch of their own."""
+    c = _W.get("carry")
+    if c is None:
+        from liuren.rules.kbload import load_kb
+        from liuren.rules.kblint import _reads, _thens
+        if "kb_dir" not in _W:
+            return frozenset()
+        kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
+        produced = set()
+        for r in kb.rules.values():
+            for then in _thens(r):
+                for it in (then if isinstance(then, list) else [then]):
+                    if isinstance(it, dict):
+                        produced.update(it)
+        read = set()
+        for r in kb.rules.values():
+            if r.kind in JUDGMENT_KINDS:
+                read |= _reads(kb, r)[0]
+        produced.add("判")
+        c = _W["carry"] = frozenset(read & produced)
+    return c
 
 
 def _entry_reads():
@@ -552,11 +604,12 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
     never = sorted(e.id for e in checkable if not fired_at.get(e.id))
     always = sorted(e.id for e in checkable if fired_at.get(e.id) and own[e.id] == universe[e.id])
 
-    conflicts = {"declared": [], "undeclared": []}
+    conflicts = {"declared": [], "undeclared": [], "weighed": []}
     rows = _declared_rows(kb)
     for (a, b), (count, ex) in sorted(pairs.items()):
         board = boards[ex[0]]
         item = {"a": a, "a_name": ents[a].name if a in ents else a, "b": b, "b_name": ents[b].name if b in ents else b,
+                "a_valence": ents[a].valence if a in ents else "", "b_valence": ents[b].valence if b in ents else "",
                 "boards": count, "subject": ex[1] or "（全盤）",
                 "example": _board_ref(board) | {"branch": ex[1]},
                 "board": dict(board), "command": judge_command(board, kb_dir)}
@@ -564,7 +617,14 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
         if cov:
             item["covered_by"] = cov
             item["wildcard_only"] = all(c["wildcard"] for c in cov)
-        conflicts["declared" if cov else "undeclared"].append(item)
+        if cov:
+            conflicts["declared"].append(item)
+        elif SHENSHA in (_kind(kb, a), _kind(kb, b)):
+            # a 神煞 on a branch and an opposite judgment about it: both hold on the board, and the
+            # books weigh them (kb/README.md, "神煞 placements"); counted and listed, not an error
+            conflicts["weighed"].append(item)
+        else:
+            conflicts["undeclared"].append(item)
 
     # redundancy and subsumption among judgments that fire sometimes but not always
     bits = {}
@@ -770,6 +830,14 @@ def _ref(ents, x):
 
 def _board_ref(b):
     return {k: b[k] for k in ("day", "jiang", "hour", "month", "night") if k in b}
+
+
+SHENSHA = "神煞"
+
+
+def _kind(kb, x):
+    e = kb.entries.get(x)
+    return e.kind if e is not None else ""
 
 
 def _variant_task(args):
@@ -1344,6 +1412,16 @@ def findings(kb, rep):
                 f["covered_by"] = c["covered_by"]
                 f["wildcard_only"] = c["wildcard_only"]
             out.append(f)
+    weighed = rep["conflicts"].get("weighed") or []
+    if weighed:
+        # the policy as one named, counted line (each pair is in the report's list, not dropped)
+        top = max(weighed, key=lambda c: (c["boards"], c["a"], c["b"]))
+        out.append({"severity": "note", "check": "conflict (weighed)", "boards": sum(c["boards"] for c in weighed),
+                    "entries": [ref(top["a"]), ref(top["b"])], "subject": top["subject"], "board": top["board"],
+                    "command": top["command"],
+                    "message": f"神煞與吉凶相反之判同臨一支者 {len(weighed):,} 對（書中衡其輕重，非相反；"
+                               f"kb/README.md「神煞同臨」）：如 {top['a_name']}（{_val(kb, top['a'])}）與 "
+                               f"{top['b_name']}（{_val(kb, top['b'])}）同論 {top['subject']}，{top['boards']} 盤"})
     for g in rep["redundant"]:
         tones = {v for v in g["valences"] if v}
         books = {entry_ref(kb, x)["book"] for x in g["rules"]}
@@ -1408,7 +1486,6 @@ def finding_key(f):
 
 
 LIMIT = 300            # findings shown in the Markdown (and HTML) unless --all
-CLI_LIMIT = 20         # findings printed on the terminal unless --all
 
 
 def _entry_line(e):
@@ -1445,6 +1522,16 @@ def markdown(rep, all_=False):
     L += declared_lines(rep, all_)
     L += ["", f"## Conflicts, undeclared ({len(rep['conflicts']['undeclared'])})", "",
           "(each is an error finding above)", ""]
+    w = sorted(rep["conflicts"].get("weighed") or [], key=lambda c: (-c["boards"], c["a"], c["b"]))
+    L += ["", f"## Weighed, not contradictory: a 神煞 and an opposite judgment on one branch ({len(w):,} pairs)", "",
+          "(kb/README.md, 神煞同臨: the books weigh a 神煞 against what else the branch carries; "
+          "a pair is declared or fixed like any conflict when the text says they exclude each other)", ""]
+    shown = w if all_ else w[:LIMIT]
+    L += [f"- `{c['a']}` {c['a_name']}（{c.get('a_valence') or '—'}） × `{c['b']}` {c['b_name']}"
+          f"（{c.get('b_valence') or '—'}） on {c['subject']}: "
+          f"{c['boards']:,} boards" for c in shown]
+    if len(shown) < len(w):
+        L.append(f"- ({_shown(len(shown), len(w), 'pairs')})")
     fc = rep.get("firing_counts", {})
     L += ["", f"## Per-rule firing counts ({len(fc):,} entries that fire; boards of their space)", ""]
     uni = rep.get("firing_universe", {})
@@ -1571,113 +1658,3 @@ def compare(base, rep):
     new = [f for k, f in now.items() if k not in old]
     gone = [f for k, f in old.items() if k not in now]
     return new, gone
-
-
-def cmd_audit(a):
-    opts = {}
-    for part in (a.options or "").replace("，", ",").split(","):
-        if part.strip():
-            if "=" not in part:
-                raise InputError(f"--options {a.options!r}: write name=value,… e.g. guiren=甲羊")
-            k, v = part.split("=", 1)
-            opts[k.strip()] = v.strip()
-    if a.variants not in ("sample", "full"):
-        raise InputError(f"--variants {a.variants!r}: sample or full")
-    if a.space not in ("wide", "base"):
-        raise InputError(f"--space {a.space!r}: wide or base")
-    base = None
-    if a.baseline:
-        import pathlib
-        if pathlib.Path(a.baseline).exists():
-            base = load_run(a.baseline)
-    rules = None
-    if a.rules:
-        rules = [x for r in a.rules for x in r.replace("，", ",").split(",") if x.strip()]
-    rep = audit(a.kb, a.months, a.daynight, opts, progress=not a.quiet,
-                variants=not a.no_variants and rules is None, days=a.days,
-                variant_space=a.variants, question=a.question, wide=a.space == "wide", rules=rules,
-                questions=a.space == "wide", prior=base if rules is not None else None)
-    if a.markdown:
-        _write(a.markdown, markdown(rep, a.all), "--markdown")
-    if a.html:
-        _write(a.html, html_report(rep, a.all), "--html")
-    if rules is None and not a.kb and a.question is None:
-        try:
-            save_run(rep, last_run_path())        # for the web app's /audit page
-        except OSError:
-            pass
-    fs = rep["findings"]
-    if a.baseline and base is None:
-        try:
-            save_run(rep, a.baseline)
-        except OSError as e:
-            raise InputError(f"--baseline {a.baseline!r}: {e.strerror}") from None
-    if a.json:
-        print(json.dumps(rep, ensure_ascii=False, indent=1))
-    elif base is not None:
-        new, gone = compare(base, rep)
-        ne = sum(1 for f in new if f["severity"] == "error")
-        print(f"since {a.baseline}: {len(new)} new ({ne} errors), {len(gone)} gone")
-        for tag, xs in (("new", new), ("gone", gone)):
-            for f in (xs if a.all else xs[:CLI_LIMIT]):
-                print(f"  {tag} {f['severity']} {f['check']}: {f['message']}")
-                for e in f["entries"]:
-                    print(f"      {e['id']} {e['file']}:{e['line']}")
-                if f.get("command") and tag == "new":
-                    print(f"      {f['command']}")
-            if len(xs) > CLI_LIMIT and not a.all:
-                print(f"  ({_shown(CLI_LIMIT, len(xs), tag)})")
-        return 1 if ne else 0
-    else:
-        sev = Counter(f["severity"] for f in fs)
-        st = declared_stats(rep)
-        print(f"boards: {rep['space']['boards']:,}; findings: {sev['error']} errors, {sev['warning']} warnings, "
-              f"{sev['note']:,} notes; declared pairs: {st['pairs']:,} ({st['share']:.0%} only by wildcard rows); "
-              f"variants: {len(rep['variants'])}; {rep.get('seconds')} s")
-        if a.baseline:
-            print(f"baseline saved: {a.baseline} (later runs report what is new or gone since this one)")
-        shown = fs if a.all else [f for f in fs if f["severity"] != "note"][:CLI_LIMIT] or fs[:CLI_LIMIT]
-        for f in shown:
-            print(f"  {f['severity']} {f['check']} ({f['boards']:,} boards): {f['message']}")
-            for e in f["entries"]:
-                print(f"      {e['id']} {e['name']}（{e.get('valence') or '—'}）{e['file']}:{e['line']}")
-            if f.get("command"):
-                print(f"      {f['command']}")
-        if len(shown) < len(fs):
-            print(f"({_shown(len(shown), len(fs), 'findings')}; or --markdown / --html FILE)")
-    if a.baseline:
-        return 0                # the run just saved is the baseline: what it has is acknowledged
-    return 1 if any(f["severity"] == "error" for f in fs) else 0
-
-
-def _write(path, text, flag):
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise InputError(f"{flag} {path!r}: {e.strerror}") from None
-
-
-def add_command(sub):
-    p = sub.add_parser("audit", help="judge the whole board space and audit the KB (exit 1 on an error finding)")
-    p.add_argument("--months", default="all", help="all (default), a number 1–12, or month branches like 寅,申")
-    p.add_argument("--daynight", default="both", help="both (default), day or night")
-    p.add_argument("--days", type=int, default=60, help="only the first N days of the sixty (default 60: all)")
-    p.add_argument("--space", default="wide", help="wide (default: vary what the rules read — 占時, 太歲, 本命・行年, "
-                                                   "農曆, 節日, the question) or base (占時 子, 丙午 only)")
-    p.add_argument("--options", help="casting options for every board, e.g. guiren=甲羊,shehai=mengzhong")
-    p.add_argument("--rules", nargs="+", metavar="ID", help="audit only these rules (or named rows) and the rules "
-                                                            "they meet")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown")
-    p.add_argument("--html", metavar="FILE", help="also write the report as an HTML page")
-    p.add_argument("--all", action="store_true", help="show every finding (not only the first ones)")
-    p.add_argument("--baseline", metavar="FILE", help="compare with the run saved in FILE (saved there when it does "
-                                                      "not exist): report what is new or gone; exit 1 on a new error")
-    p.add_argument("--no-variants", action="store_true", help="skip measuring the 底本 variants")
-    p.add_argument("--variants", default="sample", help="sample (default: one lesson of each day, 60 boards) or "
-                                                       "full (the 720 lessons): where each variant's effect is measured")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--question", help="ask this question on every board (its procedure's rules are then audited)")
-    p.add_argument("--kb", metavar="DIR", help="audit another knowledge-base folder")
-    p.set_defaults(fn=cmd_audit)

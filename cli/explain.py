@@ -1,4 +1,4 @@
-"""The commands that explain: why (HOW / WHY-NOT of one rule on a board), trace (the whole trace\nexported), audit (the whole KB over every board)."""
+"""The commands that explain: why (HOW / WHY-NOT of one rule on a board), trace (the whole trace\nexported).  The audit's command is cli/audit.py."""
 from __future__ import annotations
 
 import sys
@@ -58,7 +58,7 @@ def _write(a, text):
 
 
 def add_commands(sub, cast_args, add_judge_args, only=None):
-    """why, trace and audit (only: the one of them, for a parser built for one command)."""
+    """why and trace (only: the one of them, for a parser built for one command)."""
     if only in (None, "why"):
         w = sub.add_parser("why", help="why a rule fired on a board (HOW), or why it did not (WHY-NOT)")
         w.add_argument("rule", help="a rule or entry id, or its name")
@@ -77,7 +77,3 @@ def add_commands(sub, cast_args, add_judge_args, only=None):
                                                      "(a whole board is past Mermaid's limits)")
         t.add_argument("--output", "-o", help="write to this file")
         t.set_defaults(fn=cmd_trace)
-
-    if only in (None, "audit"):
-        from liuren.explain import audit
-        audit.add_command(sub)

@@ -39,7 +39,7 @@ def cmd_table(a):
 # the commands, in the order --help lists them, by the module that adds them ("main": here)
 COMMANDS = {"cast": "main", "table": "main", "cache": "main",
             "judge": "kb", "rules": "kb", "lookup": "kb", "kb": "kb", "questions": "kb",
-            "why": "explain", "trace": "explain", "audit": "explain", "serve": "serve",
+            "why": "explain", "trace": "explain", "audit": "audit", "serve": "serve",
             "find": "find"}
 
 
@@ -90,6 +90,9 @@ def build_parser(cmd=None):
     if want(*(n for n, m in COMMANDS.items() if m == "explain")):
         from liuren.cli import explain as explain_cli
         explain_cli.add_commands(sub, cast_args, add_judge_args, only=cmd)
+    if want("audit"):
+        from liuren.cli import audit as audit_cli
+        audit_cli.add_command(sub)
     if want("serve"):
         from liuren.cli import serve as web_cli
         web_cli.add_command(sub)

@@ -196,15 +196,23 @@ class _Walk:
     force, and the judgments of a tone (吉/凶) whose co-firing the conflict check counts —
     rather than from every firing of every board."""
 
-    def __init__(self):
+    def __init__(self, carry=False):
         self.count = Counter()          # entry -> active firings reporting it (or of its rule)
         self.changed = set()            # entries whose count moved during this board
         self.defeats = Counter()        # 規 -> active firings asserting 不實 of it
         self.polar = {}                 # id(firing) -> firing: a 吉/凶 judgment about something
         self.open = {}                  # entry -> first board of its current run
         self.ranges = defaultdict(list)     # entry -> [(first board, board after the last)]
+        self.carried = defaultdict(Counter)  # derived fact key -> {branches of who asserts it: firings}
+        self.carry = _carried_types() if carry else frozenset()     # only the audit compares subjects
 
     def _fire(self, f, sign):
+        if f.about and self.carry:
+            from liuren.rules.judging import fact_key
+            ab = tuple(sorted(set(f.about)))
+            for d in f.new:
+                if d["t"] in self.carry:
+                    self.carried[fact_key(d)][ab] += sign
         if not f.internal:
             for e in {f.report, f.rule}:
                 self.count[e] += sign
@@ -228,6 +236,7 @@ class _Walk:
             self.count.clear()
             self.defeats.clear()
             self.polar.clear()
+            self.carried.clear()
         rec = Recorder(eng.kb, eng.judged_consumed, eng)
 
         def on_fire(cr, act):
@@ -254,12 +263,30 @@ class _Walk:
         """The 吉/凶 judgments in force, by subject, whatever their kind (a 課體, a 畢法, a 格 and a
         神煞 about the same branches meet): the branches a judgment is about, or "" for one with
         no branch of its own, which is about the board as a whole and meets the others like it.
-        Defeated ones are not taken as real and do not conflict."""
+        A judgment with no branch of its own that rests on judgments about branches (a 格 named
+        once for the sub-rows that make it, a 畢法 on another judgment) is about their branches:
+        it is compared there, not as the whole board.  Defeated ones are not taken as real and
+        do not conflict."""
         by_subject = defaultdict(set)
         for f in self.polar.values():
             if self.defeats[f.report] <= 0:
-                by_subject["".join(sorted(set(f.about or ())))].add((f.report, f.valence))
+                about = set(f.about or ()) or self._inherited(f)
+                by_subject["".join(sorted(about))].add((f.report, f.valence))
         return by_subject
+
+    def _inherited(self, f):
+        """The branches of the judgments whose conclusions a branchless judgment matched."""
+        if not self.carry:
+            return set()
+        from liuren.rules.judging import _fact_dict, fact_key
+        out = set()
+        for x in f._pf or ():
+            d = _fact_dict(x)
+            if d is not None and d["t"] in self.carry:
+                for ab, n in self.carried.get(fact_key(d), {}).items():
+                    if n > 0:
+                        out.update(ab)
+        return out
 
 
 def _work(args):
@@ -271,7 +298,7 @@ def _work(args):
     if _W["since_gc"] > 1500:           # a collection of a worker's heap takes ~0.5 s: not per small task
         gc.collect()
         _W["since_gc"] = 0
-    walk = _Walk()
+    walk = _Walk(carry=True)
     pairs = defaultdict(lambda: [0, None])
     prev = None
     i = start
@@ -299,6 +326,31 @@ def _work(args):
                             p[1] = (i, x)
     walk.close(i + 1)
     return dict(walk.ranges), {k: tuple(v) for k, v in pairs.items()}
+
+
+def _carried_types():
+    """The derived fact types a 吉/凶 judgment may read (the conclusions a judgment rests on): the
+    walk follows the branches of who asserts them, for the judgments with no branch of their own."""
+    c = _W.get("carry")
+    if c is None:
+        from liuren.rules.kbload import load_kb
+        from liuren.rules.kblint import _reads, _thens
+        if "kb_dir" not in _W:
+            return frozenset()
+        kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
+        produced = set()
+        for r in kb.rules.values():
+            for then in _thens(r):
+                for it in (then if isinstance(then, list) else [then]):
+                    if isinstance(it, dict):
+                        produced.update(it)
+        read = set()
+        for r in kb.rules.values():
+            if r.kind in JUDGMENT_KINDS:
+                read |= _reads(kb, r)[0]
+        produced.add("判")
+        c = _W["carry"] = frozenset(read & produced)
+    return c
 
 
 def _entry_reads():
@@ -552,11 +604,12 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
     never = sorted(e.id for e in checkable if not fired_at.get(e.id))
     always = sorted(e.id for e in checkable if fired_at.get(e.id) and own[e.id] == universe[e.id])
 
-    conflicts = {"declared": [], "undeclared": []}
+    conflicts = {"declared": [], "undeclared": [], "weighed": []}
     rows = _declared_rows(kb)
     for (a, b), (count, ex) in sorted(pairs.items()):
         board = boards[ex[0]]
         item = {"a": a, "a_name": ents[a].name if a in ents else a, "b": b, "b_name": ents[b].name if b in ents else b,
+                "a_valence": ents[a].valence if a in ents else "", "b_valence": ents[b].valence if b in ents else "",
                 "boards": count, "subject": ex[1] or "（全盤）",
                 "example": _board_ref(board) | {"branch": ex[1]},
                 "board": dict(board), "command": judge_command(board, kb_dir)}
@@ -564,7 +617,14 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
         if cov:
             item["covered_by"] = cov
             item["wildcard_only"] = all(c["wildcard"] for c in cov)
-        conflicts["declared" if cov else "undeclared"].append(item)
+        if cov:
+            conflicts["declared"].append(item)
+        elif SHENSHA in (_kind(kb, a), _kind(kb, b)):
+            # a 神煞 on a branch and an opposite judgment about it: both hold on the board, and the
+            # books weigh them (kb/README.md, "神煞 placements"); counted and listed, not an error
+            conflicts["weighed"].append(item)
+        else:
+            conflicts["undeclared"].append(item)
 
     # redundancy and subsumption among judgments that fire sometimes but not always
     bits = {}
@@ -770,6 +830,14 @@ def _ref(ents, x):
 
 def _board_ref(b):
     return {k: b[k] for k in ("day", "jiang", "hour", "month", "night") if k in b}
+
+
+SHENSHA = "神煞"
+
+
+def _kind(kb, x):
+    e = kb.entries.get(x)
+    return e.kind if e is not None else ""
 
 
 def _variant_task(args):
@@ -1001,11 +1069,13 @@ def question_rules(kb):
 
 def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, progress=True, variants=True,
           days=60, variant_space="sample", question=None, wide=True, questions=True, rules=None, examples=True,
-          question_boards=None):
+          question_boards=None, prior=None):
     """Judge the space and report.  `wide`: the widened space (rules/space.py: the dimensions
     some rule reads varied beyond the base boards); False: the base boards only (today's space
     before issue 27).  `questions`: judge each question's own boards for the rules only it
-    brings out.  `rules`: audit only these entries and the rules they meet (see audit_rules)."""
+    brings out.  `rules`: audit only these entries and the rules they meet (see audit_rules),
+    reusing the firing counts of a saved full run (`prior`: a path or a loaded run; by default
+    the last one the cache keeps) for the met rules the edit cannot have moved."""
     from liuren.casting.cast import check_options
     from liuren.rules.kbload import load_kb
     from liuren.rules.kblint import dependency_closure
@@ -1046,9 +1116,17 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
         if qspaces:
             dims.append("question")
     if rules is not None:
+        if prior is None:
+            try:                        # the last full run the cache keeps, when there is one
+                prior = load_run(last_run_path()) if last_run_path().exists() else None
+            except InputError:
+                prior = None
+        elif not isinstance(prior, dict):
+            prior = load_run(prior)
+        key = reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions, question_boards)
         return audit_rules(kb, kb_dir, rules, boards, n_main, nets, procs, progress, dims, qspaces, t0,
                            dict(months=months, daynight=daynight, options=options or {}, days=days, question=question),
-                           read)
+                           read, prior, key)
     fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets)
     rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
@@ -1059,26 +1137,106 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     rep["source_disagreements"] = source_disagreements(kb, fired_at)
     rep["kb_dir"] = kb_dir
     rep["findings"] = findings(kb, rep)
+    rep["reuse"] = reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions,
+                             question_boards)
     rep["seconds"] = round(time.time() - t0, 1)
     return rep
 
 
-def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read):
-    """`liuren audit --rules ID…`: those entries and the rules they meet, without the whole walk.
-    1. A network of only what the entries rest on judges the whole space: where they fire.
+# --------------------------------------------------------------------------- what a later --rules reuses
+def _firing_code_digest():
+    """The code that decides which rules fire on a board (casting and rules), as index.firing_digest
+    reads it, without the KB's files (their entries are compared one by one)."""
+    import hashlib
+    import importlib.util
+    import pathlib
+    h = hashlib.sha256(sys.version.encode())
+    for pkg in ("liuren.casting", "liuren.rules", "experta"):
+        folder = pathlib.Path(importlib.util.find_spec(pkg).origin).resolve().parent
+        for f in sorted(folder.rglob("*.py")):
+            if f.name not in ("cache.py", "netcache.py", "kblint.py", "kbstatic.py", "meaning.py"):
+                h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def definition_digests(kb):
+    """{"rule:ID" | "table:ID": digest of what decides its firings}: a rule's kind, conditions,
+    conclusions, variants and tone; a table's columns, metadata and cells (its rows with it).
+    Where an entry was written (file, line) is left out: an edit above it moves it, nothing more."""
+    import hashlib
+
+    def h(x):
+        return hashlib.sha256(json.dumps(x, ensure_ascii=False, sort_keys=True, default=str).encode()).hexdigest()[:20]
+    out = {}
+    for r in kb.rules.values():
+        out["rule:" + r.id] = h([r.kind, r.name, dict(r.meta), r.when, r.then, r.as_var, r.about])
+    for t in kb.tables.values():
+        out["table:" + t.id] = h([t.kind, t.columns, {k: v for k, v in t.meta.items() if k != "rows"},
+                                  [[row.id, dict(row.meta), row.data, row.variant_data] for row in t.rows]])
+    return out
+
+
+def reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions, question_boards):
+    """What a full run's firing counts hold for: its space, the code that fires the rules, the KB's
+    folder and each entry's definition (a later `--rules` reuses the count of every rule whose
+    network — itself and what it rests on — is unchanged)."""
+    import pathlib
+    from liuren.rules.kbload import packaged_kb_dir
+    root = str(pathlib.Path(kb_dir or packaged_kb_dir()).resolve())
+    space = json.dumps([str(months), daynight, sorted((options or {}).items()), days, question, bool(wide),
+                        bool(questions), question_boards], ensure_ascii=False)
+    return {"space": space, "code": _firing_code_digest(), "kb": root, "digests": definition_digests(kb)}
+
+
+def _prior_counts(kb, prior, key, closure_of, candidates):
+    """From a saved full run (`prior`, as slim() keeps it) whose space, code and KB folder are this
+    run's: {rule: (own count, universe)} for each candidate whose network is unchanged since
+    (no rule of its dependency closure, and no table one of them reads, defined otherwise)."""
+    if not prior or not isinstance(prior.get("reuse"), dict):
+        return {}
+    old = prior["reuse"]
+    if old.get("space") != key["space"] or old.get("code") != key["code"] or old.get("kb") != key["kb"]:
+        return {}
+    then, now = old.get("digests") or {}, key["digests"]
+    if any(k.startswith("table:") and k not in now for k in then):
+        return {}                        # a table gone: what read it is not known any more
+    changed = {k.split(":", 1)[1] for k in set(then) | set(now) if k.startswith("rule:") and then.get(k) != now.get(k)}
+    types = {kb.tables[k.split(":", 1)[1]].fact_type for k in now
+             if k.startswith("table:") and then.get(k) != now.get(k)}
+    counts, universe = prior.get("firing_counts") or {}, prior.get("firing_universe") or {}
+    out = {}
+    for y in candidates:
+        if y not in universe:
+            continue
+        rules = closure_of({y})
+        if rules & changed or any(t in types for r in rules for t in closure_of.reads[r][0]):
+            continue
+        out[y] = (counts.get(y, 0), universe[y])
+    return out
+
+
+def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read,
+                prior=None, key=None):
+    """`liuren audit --rules ID…`: those entries and the rules they meet, on the cone of the edit.
+    1. A network of only what the entries rest on judges the space (the dimensions they read):
+       where they fire.
     2. The whole network judges the boards where they fire: every rule they meet there, and
        every conflict with them (a conflict needs them to fire).
-    3. A network of the met rules that fire wherever they do judges the whole space: their own
-       firing sets, for redundancy and for the entries' nesting inside them.  The met rules of
-       their kind that fire on only some of their boards (which may nest inside them) are
-       listed as not compared: judging what they rest on everywhere is the full audit's work.
+    3. The met rules of a judgment kind that fire wherever an entry does (which it may nest
+       in or equal) and those of its kind that fire on part of its boards (which may nest in
+       it) need their own firing count over the space.  A saved full run (`prior`: the last
+       one, or --baseline FILE) gives it for every met rule whose network — itself and what
+       it rests on — is defined as it was then (the edit cannot have moved it); only the
+       others are judged, the broader ones by a network of what they rest on over the space,
+       the narrower ones listed as not compared.
     Findings are those that name one of the entries."""
-    from liuren.rules.kblint import dependency_closure
+    from liuren.rules.kblint import dependency_graph
     ids = list(dict.fromkeys(ids))
     bad = [x for x in ids if x not in kb.entries]
     if bad:
         raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
-    closure = dependency_closure(kb, set(ids))
+    closure_of = dependency_graph(kb)
+    closure = closure_of(set(ids))
 
     def net_for(net):
         return ((net[0] if net else None), tuple(sorted(closure)))
@@ -1093,23 +1251,25 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     met = {x for x, v in fired2.items() if x in kb.entries and x not in ids}
     mine_set = {x: set(fired1.get(x, ())) for x in ids}
     kinds = {kb.entries[x].kind for x in ids}
-    cand = set()
+    on_of, broad, narrow = {}, set(), set()
     for y in met:
-        on = {back[j] for j in fired2[y]}
         e = kb.entries[y]
         if e.kind not in JUDGMENT_KINDS:
             continue
-        if any(s and s <= on for s in mine_set.values()) or e.kind in kinds:
-            cand.add(y)
+        on = on_of[y] = {back[j] for j in fired2[y]}
+        if any(s and s <= on for s in mine_set.values()):
+            broad.add(y)
+        else:
+            narrow.add(y)
+    reused = _prior_counts(kb, prior, key, closure_of, broad | narrow) if prior and key else {}
     fired = {x: fired1.get(x, []) for x in ids}
-    wide = {y for y in cand if any(s and s <= {back[j] for j in fired2[y]} for s in mine_set.values())}
-    closure3 = dependency_closure(kb, cand) if cand else set()
-    # only the rules that fire wherever they do (equal or broader) are judged over the space: the
-    # narrower ones of their kind would need what they rest on judged everywhere — the full audit
-    skipped = sorted(cand - wide)
-    cand = wide
-    closure3 = dependency_closure(kb, cand) if cand else set()
+    # the rest: the broader ones judged over the space by a network of what they rest on; the
+    # narrower ones of their kind would need what they rest on judged everywhere (the full audit)
+    cand = broad - set(reused)
+    # (with no saved run, only those of the entries' kind are listed: the others are many)
+    skipped = {y for y in narrow - set(reused) if reused or kb.entries[y].kind in kinds}
     if cand:
+        closure3 = closure_of(cand)
         # on the boards of the dimensions the candidates read; a board of another dimension
         # gives them what its base board gives
         need = {d for r in closure3 for d in read.get(r, ())}
@@ -1126,6 +1286,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
             got = [keep[j] for j in fired3.get(y, [])]
             fired[y] = _fill_dims(boards, n_main, got, need)
     rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True)
+    if reused:
+        skipped |= _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir)
     keep = set(ids)
     rep["never_fire"] = [x for x in rep["never_fire"] if x["id"] in keep]
     rep["always_fire"] = [x for x in rep["always_fire"] if x["id"] in keep]
@@ -1133,7 +1295,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["subsumed"] = [x for x in rep["subsumed"] if x["narrow"] in keep or x["broad"] in keep]
     rep["firing_counts"] = {k: v for k, v in rep["firing_counts"].items() if k in keep}
     rep["met"] = sorted(met)
-    rep["not_compared"] = skipped
+    rep["not_compared"] = sorted(skipped)
+    rep["counts_reused"] = len(reused)
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,
                         definition=SPACE.describe(kb, None, set(dims)))
     rep["variants"], rep["source_disagreements"] = [], []
@@ -1141,6 +1304,59 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["findings"] = findings(kb, rep)
     rep["seconds"] = round(time.time() - t0, 1)
     return rep
+
+
+def _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir):
+    """Redundancy and nesting between the audited entries and the met rules whose count over the
+    space the saved run gives (reused: {rule: (own count, universe)}), as analyse() finds them
+    from firing sets: a met rule that fires on every board of an entry is equal to it when it
+    fires as often, else broader; one that fires on part of them is inside it when all its
+    firings are there.  A met rule that reads a dimension this run did not vary (its extra
+    boards are not here) is not compared.  Returns the rules not compared."""
+    ents = kb.entries
+    ereads = SPACE.entry_reads(kb)
+    varied = set(dims)
+    counts, universe = rep["firing_counts"], rep["firing_universe"]
+    not_compared = set()
+    trivial = 0
+    for y, (own_y, u_y) in sorted(reused.items()):
+        yd = set(ereads.get(y, ())) & set(SPACE.dimension_ids())
+        if not yd <= varied:
+            not_compared.add(y)
+            continue
+        if own_y >= u_y:
+            continue                    # fires always: not compared (as in the full audit)
+        on = on_of[y]
+        for x in ids:
+            s = mine_set.get(x)
+            if not s or x not in counts or counts[x] >= universe.get(x, 0) or _related(kb, x, y):
+                continue
+            own_x, u_x = counts[x], universe[x]
+            mine_y = sum(1 for i in on if _dim_of(boards[i]) is None or _dim_of(boards[i]) in yd)
+            if s <= on and own_y == own_x and u_y == u_x:
+                first = min(s)
+                if not _family_only(kb, [x, y]):
+                    g = sorted([x, y])
+                    rep["redundant"].append({"rules": g, "names": [ents[r].name for r in g],
+                                             "valences": [ents[r].valence or "" for r in g], "boards": own_x,
+                                             "board": dict(boards[first]),
+                                             "command": judge_command(boards[first], kb_dir)})
+                continue
+            if s <= on:
+                a, b, ca, cb, ub, first = x, y, own_x, own_y, u_y, min(s)
+            elif own_y == mine_y and mine_y:
+                a, b, ca, cb, ub, first = y, x, own_y, own_x, u_x, min(on)
+            else:
+                continue
+            if cb * 2 > ub:
+                trivial += 1
+                continue
+            rep["subsumed"].append({"narrow": a, "broad": b, "narrow_boards": ca, "broad_boards": cb,
+                                    "narrow_valence": ents[a].valence or "", "broad_valence": ents[b].valence or "",
+                                    "narrow_name": ents[a].name, "broad_name": ents[b].name,
+                                    "board": dict(boards[first]), "command": judge_command(boards[first], kb_dir)})
+    rep["space"]["trivial_nestings_dropped"] = rep["space"].get("trivial_nestings_dropped", 0) + trivial
+    return not_compared
 
 
 _dim_of = SPACE.dim_of
@@ -1196,6 +1412,16 @@ def findings(kb, rep):
                 f["covered_by"] = c["covered_by"]
                 f["wildcard_only"] = c["wildcard_only"]
             out.append(f)
+    weighed = rep["conflicts"].get("weighed") or []
+    if weighed:
+        # the policy as one named, counted line (each pair is in the report's list, not dropped)
+        top = max(weighed, key=lambda c: (c["boards"], c["a"], c["b"]))
+        out.append({"severity": "note", "check": "conflict (weighed)", "boards": sum(c["boards"] for c in weighed),
+                    "entries": [ref(top["a"]), ref(top["b"])], "subject": top["subject"], "board": top["board"],
+                    "command": top["command"],
+                    "message": f"神煞與吉凶相反之判同臨一支者 {len(weighed):,} 對（書中衡其輕重，非相反；"
+                               f"kb/README.md「神煞同臨」）：如 {top['a_name']}（{_val(kb, top['a'])}）與 "
+                               f"{top['b_name']}（{_val(kb, top['b'])}）同論 {top['subject']}，{top['boards']} 盤"})
     for g in rep["redundant"]:
         tones = {v for v in g["valences"] if v}
         books = {entry_ref(kb, x)["book"] for x in g["rules"]}
@@ -1260,7 +1486,6 @@ def finding_key(f):
 
 
 LIMIT = 300            # findings shown in the Markdown (and HTML) unless --all
-CLI_LIMIT = 20         # findings printed on the terminal unless --all
 
 
 def _entry_line(e):
@@ -1297,6 +1522,16 @@ def markdown(rep, all_=False):
     L += declared_lines(rep, all_)
     L += ["", f"## Conflicts, undeclared ({len(rep['conflicts']['undeclared'])})", "",
           "(each is an error finding above)", ""]
+    w = sorted(rep["conflicts"].get("weighed") or [], key=lambda c: (-c["boards"], c["a"], c["b"]))
+    L += ["", f"## Weighed, not contradictory: a 神煞 and an opposite judgment on one branch ({len(w):,} pairs)", "",
+          "(kb/README.md, 神煞同臨: the books weigh a 神煞 against what else the branch carries; "
+          "a pair is declared or fixed like any conflict when the text says they exclude each other)", ""]
+    shown = w if all_ else w[:LIMIT]
+    L += [f"- `{c['a']}` {c['a_name']}（{c.get('a_valence') or '—'}） × `{c['b']}` {c['b_name']}"
+          f"（{c.get('b_valence') or '—'}） on {c['subject']}: "
+          f"{c['boards']:,} boards" for c in shown]
+    if len(shown) < len(w):
+        L.append(f"- ({_shown(len(shown), len(w), 'pairs')})")
     fc = rep.get("firing_counts", {})
     L += ["", f"## Per-rule firing counts ({len(fc):,} entries that fire; boards of their space)", ""]
     uni = rep.get("firing_universe", {})
@@ -1386,9 +1621,12 @@ def last_run_path():
 
 def slim(rep):
     """What a saved run keeps: the findings and the space (not the boards' firing lists)."""
-    return {"format": 1, "space": rep["space"], "findings": rep.get("findings", []),
-            "declared": declared_stats(rep), "firing_counts": rep.get("firing_counts", {}),
-            "seconds": rep.get("seconds")}
+    out = {"format": 1, "space": rep["space"], "findings": rep.get("findings", []),
+           "declared": declared_stats(rep), "firing_counts": rep.get("firing_counts", {}),
+           "firing_universe": rep.get("firing_universe", {}), "seconds": rep.get("seconds")}
+    if rep.get("reuse"):
+        out["reuse"] = rep["reuse"]
+    return out
 
 
 def save_run(rep, path):
@@ -1420,113 +1658,3 @@ def compare(base, rep):
     new = [f for k, f in now.items() if k not in old]
     gone = [f for k, f in old.items() if k not in now]
     return new, gone
-
-
-def cmd_audit(a):
-    opts = {}
-    for part in (a.options or "").replace("，", ",").split(","):
-        if part.strip():
-            if "=" not in part:
-                raise InputError(f"--options {a.options!r}: write name=value,… e.g. guiren=甲羊")
-            k, v = part.split("=", 1)
-            opts[k.strip()] = v.strip()
-    if a.variants not in ("sample", "full"):
-        raise InputError(f"--variants {a.variants!r}: sample or full")
-    if a.space not in ("wide", "base"):
-        raise InputError(f"--space {a.space!r}: wide or base")
-    base = None
-    if a.baseline:
-        import pathlib
-        if pathlib.Path(a.baseline).exists():
-            base = load_run(a.baseline)
-    rules = None
-    if a.rules:
-        rules = [x for r in a.rules for x in r.replace("，", ",").split(",") if x.strip()]
-    rep = audit(a.kb, a.months, a.daynight, opts, progress=not a.quiet,
-                variants=not a.no_variants and rules is None, days=a.days,
-                variant_space=a.variants, question=a.question, wide=a.space == "wide", rules=rules,
-                questions=a.space == "wide")
-    if a.markdown:
-        _write(a.markdown, markdown(rep, a.all), "--markdown")
-    if a.html:
-        _write(a.html, html_report(rep, a.all), "--html")
-    if rules is None and not a.kb and a.question is None:
-        try:
-            save_run(rep, last_run_path())        # for the web app's /audit page
-        except OSError:
-            pass
-    fs = rep["findings"]
-    if a.baseline and base is None:
-        try:
-            save_run(rep, a.baseline)
-        except OSError as e:
-            raise InputError(f"--baseline {a.baseline!r}: {e.strerror}") from None
-    if a.json:
-        print(json.dumps(rep, ensure_ascii=False, indent=1))
-    elif base is not None:
-        new, gone = compare(base, rep)
-        ne = sum(1 for f in new if f["severity"] == "error")
-        print(f"since {a.baseline}: {len(new)} new ({ne} errors), {len(gone)} gone")
-        for tag, xs in (("new", new), ("gone", gone)):
-            for f in (xs if a.all else xs[:CLI_LIMIT]):
-                print(f"  {tag} {f['severity']} {f['check']}: {f['message']}")
-                for e in f["entries"]:
-                    print(f"      {e['id']} {e['file']}:{e['line']}")
-                if f.get("command") and tag == "new":
-                    print(f"      {f['command']}")
-            if len(xs) > CLI_LIMIT and not a.all:
-                print(f"  ({_shown(CLI_LIMIT, len(xs), tag)})")
-        return 1 if ne else 0
-    else:
-        sev = Counter(f["severity"] for f in fs)
-        st = declared_stats(rep)
-        print(f"boards: {rep['space']['boards']:,}; findings: {sev['error']} errors, {sev['warning']} warnings, "
-              f"{sev['note']:,} notes; declared pairs: {st['pairs']:,} ({st['share']:.0%} only by wildcard rows); "
-              f"variants: {len(rep['variants'])}; {rep.get('seconds')} s")
-        if a.baseline:
-            print(f"baseline saved: {a.baseline} (later runs report what is new or gone since this one)")
-        shown = fs if a.all else [f for f in fs if f["severity"] != "note"][:CLI_LIMIT] or fs[:CLI_LIMIT]
-        for f in shown:
-            print(f"  {f['severity']} {f['check']} ({f['boards']:,} boards): {f['message']}")
-            for e in f["entries"]:
-                print(f"      {e['id']} {e['name']}（{e.get('valence') or '—'}）{e['file']}:{e['line']}")
-            if f.get("command"):
-                print(f"      {f['command']}")
-        if len(shown) < len(fs):
-            print(f"({_shown(len(shown), len(fs), 'findings')}; or --markdown / --html FILE)")
-    if a.baseline:
-        return 0                # the run just saved is the baseline: what it has is acknowledged
-    return 1 if any(f["severity"] == "error" for f in fs) else 0
-
-
-def _write(path, text, flag):
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise InputError(f"{flag} {path!r}: {e.strerror}") from None
-
-
-def add_command(sub):
-    p = sub.add_parser("audit", help="judge the whole board space and audit the KB (exit 1 on an error finding)")
-    p.add_argument("--months", default="all", help="all (default), a number 1–12, or month branches like 寅,申")
-    p.add_argument("--daynight", default="both", help="both (default), day or night")
-    p.add_argument("--days", type=int, default=60, help="only the first N days of the sixty (default 60: all)")
-    p.add_argument("--space", default="wide", help="wide (default: vary what the rules read — 占時, 太歲, 本命・行年, "
-                                                   "農曆, 節日, the question) or base (占時 子, 丙午 only)")
-    p.add_argument("--options", help="casting options for every board, e.g. guiren=甲羊,shehai=mengzhong")
-    p.add_argument("--rules", nargs="+", metavar="ID", help="audit only these rules (or named rows) and the rules "
-                                                            "they meet")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown")
-    p.add_argument("--html", metavar="FILE", help="also write the report as an HTML page")
-    p.add_argument("--all", action="store_true", help="show every finding (not only the first ones)")
-    p.add_argument("--baseline", metavar="FILE", help="compare with the run saved in FILE (saved there when it does "
-                                                      "not exist): report what is new or gone; exit 1 on a new error")
-    p.add_argument("--no-variants", action="store_true", help="skip measuring the 底本 variants")
-    p.add_argument("--variants", default="sample", help="sample (default: one lesson of each day, 60 boards) or "
-                                                       "full (the 720 lessons): where each variant's effect is measured")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--question", help="ask this question on every board (its procedure's rules are then audited)")
-    p.add_argument("--kb", metavar="DIR", help="audit another knowledge-base folder")
-    p.set_defaults(fn=cmd_audit)

@@ -247,7 +247,7 @@ def test_json_keys_and_exit_status(tiny, capsys, tmp_path):
     out = json.loads(capsys.readouterr().out)
     for k in ("never_fire", "always_fire", "conflicts", "redundant", "subsumed", "variants", "source_disagreements"):
         assert k in out
-    assert set(out["conflicts"]) == {"declared", "undeclared"}
+    assert set(out["conflicts"]) == {"declared", "undeclared", "weighed"}   # weighed: a 神煞 beside an opposite judgment
     assert rc == 1                              # an undeclared conflict gates CI
     text = md.read_text(encoding="utf-8")
     assert "## Conflicts, undeclared" in text and "## Findings" in text and "## The space" in text

@@ -221,6 +221,77 @@ def test_rules_mode_gives_what_the_whole_audit_gives_for_them(kb, rep):
     assert main(["audit", "--kb", str(kb), "--rules", "t-nothing", "--quiet"]) == 2
 
 
+def test_rules_mode_reuses_a_saved_run_for_what_the_edit_cannot_move(kb, rep, tmp_path):
+    # with the full run saved (its counts and each entry's definition), --rules compares the met
+    # rules the edit cannot have moved by their saved counts: what nests in t-good is compared too
+    from liuren.explain.audit import save_run
+    saved = tmp_path / "run.json"
+    save_run(rep, saved)
+    kw = dict(months="1", daynight="day", progress=False, days=6, variants=False, rules=["t-good"])
+    one = audit(str(kb), prior=str(saved), **kw)
+    assert one["counts_reused"] > 0 and "t-declared" not in one["not_compared"]
+    sub = lambda r: {(x["narrow"], x["broad"]) for x in r["subsumed"] if "t-good" in (x["narrow"], x["broad"])}  # noqa: E731
+    red = lambda r: {tuple(g["rules"]) for g in r["redundant"] if "t-good" in g["rules"]}  # noqa: E731
+    assert sub(one) == sub(rep) and red(one) == red(rep)
+    assert one["space"]["trivial_nestings_dropped"] >= 0
+    # a met rule edited since the saved run is not taken from it: it is judged, or not compared
+    k2 = _kb(tmp_path / "edited")
+    text = (k2 / "planted.yaml").read_text(encoding="utf-8")
+    (k2 / "planted.yaml").write_text(text.replace("name: 課體凶", "name: 課體凶之二"), encoding="utf-8")
+    full = audit(str(k2), **dict(kw, rules=None))
+    save_run(full, saved)
+    (k2 / "planted.yaml").write_text(text.replace("name: 課體凶", "name: 課體凶之三"), encoding="utf-8")
+    from liuren.rules.kbload import load_kb
+    load_kb.cache_clear()
+    two = audit(str(k2), prior=str(saved), **kw)
+    assert two["counts_reused"] < one["counts_reused"] or "t-kt" not in one["met"]
+
+
+SUBJECTS = """\
+  - id: t-sha-ji
+    name: 吉神臨午
+    kind: 神煞
+    valence: 吉
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 初傳, 支: $a}
+      - test: {eq: [$a, 午]}
+  - id: t-ping-chu
+    name: 初傳平
+    kind: 格
+    valence: 平
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 初傳, 支: $a}
+      - test: {in: [$a, [子, 午]]}
+  - id: t-sum-ji
+    name: 總而論吉
+    kind: 畢法
+    valence: 吉
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 判: {規: t-ping-chu}
+"""
+
+
+def test_subjects_inherited_and_shensha_weighed(tmp_path):
+    k = _kb(tmp_path, SUBJECTS)
+    r = audit(str(k), months="1", daynight="day", progress=False, days=6, variants=False)
+    und, wei = _pairs(r, "undeclared"), _pairs(r, "weighed")
+    # a branchless judgment resting on one about the 初傳 is about that branch: it meets 課體凶
+    # (初傳 午) on 午, not as the whole board, and no longer meets 全盤凶 there
+    c = und[("t-kt", "t-sum-ji")]
+    assert c["subject"] == "午" and c["boards"] > 0
+    assert ("t-sum-ji", "t-whole-bad") not in und and ("t-sum-ji", "t-whole-bad") not in wei
+    # a 神煞 on 午 beside 課體凶 about 午: weighed, not an error; one counted line of the report
+    assert ("t-kt", "t-sha-ji") in wei and ("t-kt", "t-sha-ji") not in und
+    line = [f for f in r["findings"] if f["check"] == "conflict (weighed)"]
+    assert len(line) == 1 and line[0]["severity"] == "note" and f"{len(wei):,} 對" in line[0]["message"]
+    from liuren.explain.audit import markdown
+    md = markdown(r)
+    assert f"a 神煞 and an opposite judgment on one branch ({len(wei):,} pairs)" in md and "`t-sha-ji`" in md
+
+
 def test_declared_pairs_name_their_declaration(rep, kb):
     dec = _pairs(rep, "declared")
     # declared on the rule itself (conflicts: [t-good]): that line, not a wildcard

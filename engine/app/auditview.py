@@ -15,8 +15,8 @@ from liuren.errors import InputError
 AUDIT_KEYS = ("severity", "check", "kind", "book", "file", "limit", "offset", "lang")
 LIMIT = 100
 SEVERITIES = ("error", "warning", "note")
-CHECKS = ("conflict (undeclared)", "redundant", "never fires", "conflict (declared)", "subsumed", "always fires",
-          "sources disagree")
+CHECKS = ("conflict (undeclared)", "redundant", "never fires", "conflict (declared)", "conflict (weighed)", "subsumed",
+          "always fires", "sources disagree")
 # the board's inputs a finding carries, as /board takes them
 BOARD_PARAMS = ("day", "jiang", "hour", "on", "month", "year", "born", "sex", "benming", "xingnian", "term_day",
                 "lunar", "partner_born", "partner_sex", "partner_benming", "partner_xingnian", "question",

@@ -204,18 +204,11 @@ def _factset(w):
                       else "?") for a in w.atoms)
 
 
-# TEMPORARY (issue 27 §3, settled from the text on branch `decl`): the pairs today's KB has that
-# the checks above call errors.  Listed here, and only here, so that `kb check` stays usable until
-# they are settled; each is reported as a warning saying so.  tests/test_kb_meaning.py asserts
-# that this is exactly the set of such errors on today's KB: settle a pair, then remove it here.
-PENDING = {frozenset(p) for p in (
-    # the same conditions and conclusion twice in one book
-    ("j2a-congji", "j2a-zhengyang"),
-    ("j2b-chouhai-chu-zhong-mo", "j2b-chouhai-mo-zhong-chu"), ("j2b-hehe-chu-zhong-mo", "j2b-hehe-mo-zhong-chu"),
-    ("j2b-posun-chu-zhong-mo", "j2b-posun-mo-zhong-chu"), ("j2b-yaodong-chu-zhong-mo", "j2b-yaodong-mo-zhong-chu"),
-    ("yh-shefu-keti-yinyang", "yh-shefu-keti-yong"),
-    ("yh-tianpao", "yh-tianpao-houguo"), ("yh-yantiao", "yh-yantiao-leishen"), ("yh-yeshou", "yh-yeshou-beiming"),
-)}
+# Pairs the checks above call errors, listed while they wait to be settled from the text (each
+# then reported as a warning saying so).  Empty: the nine same-book duplicates were settled as
+# "the book says both" (rows zongze-said-twice-* of kb/common/conflicts.yaml, each quoting the
+# passage); tests/test_kb_meaning.py keeps it empty and kb check free of undecided duplicates.
+PENDING = frozenset()       # every pair settled: declared where the book says both (conflicts.yaml)
 
 
 def _pending(f):
@@ -247,6 +240,9 @@ def _pair_finding(kb, m, a, b, decl, nested):
         return Finding("note", "subsumed", rel + f" ({ea.kind})", where)
     if ea.kind == eb.kind and ea.valence == eb.valence and ea.conclusion == eb.conclusion:
         if ea.book and ea.book == eb.book:
+            if frozenset((a, b)) in decl:       # the book says both (a row of conflicts.yaml quotes where)
+                return Finding("note", "redundant", rel + f": the same conclusion ({ea.kind}) twice in one book, "
+                               "declared (the book says both)", where)
             return Finding("error", "redundant", rel + f": the same conclusion ({ea.kind}) twice in one book", where)
         return Finding("note", "redundant", rel + f": the same conclusion ({ea.kind}) in two books", where)
     if "起例" in (ea.kind, eb.kind):

@@ -135,7 +135,7 @@ def cmd_kb_check(a):
 
 
 def _static_checks(kb, list_all):
-    """The checks over what each condition means (rules.kbstatic): errors each on a line (the
+    """The checks over what each condition means (knowledge.kbstatic): errors each on a line (the
     number of them returned), warnings and notes counted, listed with --notes."""
     from liuren.app.engine import cache, kb_files, static_findings
     if not getattr(kb, "digest", None):         # the model is kept in the cache under the KB's content

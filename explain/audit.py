@@ -24,11 +24,11 @@ import time
 from collections import Counter, defaultdict
 
 from liuren.errors import InputError
-from liuren.rules.kbload import JUDGMENT_KINDS
+from liuren.knowledge.kbload import JUDGMENT_KINDS
 from liuren.casting.symbols import BRANCHES, JIAZI
 
-from liuren.rules import space as SPACE
-from liuren.rules.space import MONTHS
+from liuren.knowledge import space as SPACE
+from liuren.knowledge.space import MONTHS
 
 OPPOSITE = {("吉", "凶"), ("凶", "吉")}
 SEVERITIES = ("error", "warning", "note")
@@ -36,7 +36,7 @@ SEVERITIES = ("error", "warning", "note")
 
 # --------------------------------------------------------------------------- the space
 def board_space(months="all", daynight="both", options=None, days=60, question=None):
-    """The base boards of the space (rules/space.py): 720 lessons × months × 晝/夜, in the find
+    """The base boards of the space (knowledge/space.py): 720 lessons × months × 晝/夜, in the find
     index's order."""
     if not isinstance(days, int) or not 1 <= days <= 60:
         raise InputError(f"--days {days!r}: between 1 and 60")
@@ -64,7 +64,7 @@ def _daynight(daynight):
 
 
 def wide_space(months="all", daynight="both", options=None, days=60, question=None, dims=None):
-    """The widened space (rules/space.py): each lesson's base boards, then its extra boards for
+    """The widened space (knowledge/space.py): each lesson's base boards, then its extra boards for
     the dimensions `dims` (those some rule reads).  (boards, the dimension of each board)."""
     if not isinstance(days, int) or not 1 <= days <= 60:
         raise InputError(f"--days {days!r}: between 1 and 60")
@@ -124,7 +124,7 @@ def _net_engine(net):
         return None
     if _W.get("net_key") != net:
         from liuren.rules.compile import build
-        from liuren.rules.kbload import load_kb
+        from liuren.knowledge.kbload import load_kb
         kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
         question, rules = net
         eng = build(kb, dict(_W["variants"]) or None, question=question, only=set(rules))
@@ -154,7 +154,7 @@ def _judge_lean(board, incremental=False):
     incremental=True the engine starts from the previous board of this worker and only
     retracts and declares what differs (the 24 boards of one lesson differ in a few facts)."""
     from liuren.casting.cast import cast
-    from liuren.rules.facts import board_facts
+    from liuren.knowledge.facts import board_facts
     from liuren.rules.judging import Recorder
     kw, question, eng, incremental = _board_engine(board, incremental)
     b = cast(**kw)
@@ -220,7 +220,7 @@ class _Walk:
 
     def judge(self, i, board, incremental, net=None):
         from liuren.casting.cast import cast
-        from liuren.rules.facts import board_facts
+        from liuren.knowledge.facts import board_facts
         from liuren.rules.judging import Recorder
         kw, question, eng, incremental = _board_engine(board, incremental, net)
         if not incremental:             # the engine starts afresh: every firing is gone
@@ -304,7 +304,7 @@ def _work(args):
 def _entry_reads():
     r = _W.get("reads")
     if r is None:
-        from liuren.rules.kbload import load_kb
+        from liuren.knowledge.kbload import load_kb
         kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
         r = _W["reads"] = SPACE.entry_reads(kb)
     return r
@@ -777,7 +777,7 @@ def _variant_task(args):
     worker; one engine per task).  For a variant that the base network cannot place (a rule it
     does not have)."""
     kb_dir, entry, variant, space = args
-    from liuren.rules import cache
+    from liuren.knowledge import cache
     from liuren.rules.judging import engine_for
     import gc
     _W["kb_dir"], _W["variants"] = kb_dir, ((entry, variant),) if entry else ()
@@ -792,7 +792,7 @@ def _variant_task(args):
 def _base_run(eng, board):
     """A board judged by the base network: (rule, report, internal, facts asserted) per firing."""
     from liuren.casting.cast import cast
-    from liuren.rules.facts import board_facts
+    from liuren.knowledge.facts import board_facts
     from liuren.rules.judging import Recorder
     rec = Recorder(eng.kb, eng.judged_consumed, eng)
     eng.run_board(board_facts(cast(**board)), rec.on_fire, keep=False)
@@ -817,7 +817,7 @@ def _cone(eng, kb, entry, variant):
             return None
         start = {entry.id}
         v = next(x for x in entry.variants if x.get("id") == variant)
-        from liuren.rules.kbload import then_facts
+        from liuren.knowledge.kbload import then_facts
         for t, _ in then_facts(v.get("then", entry.then)):       # what the variant asserts
             start |= set(eng.readers.get(t, ()))
     else:
@@ -848,9 +848,9 @@ def _cone_task(args):
     import gc
     from liuren.casting.cast import cast
     from liuren.rules.compile import build
-    from liuren.rules.facts import board_facts
+    from liuren.knowledge.facts import board_facts
     from liuren.rules.judging import Recorder
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     kb = load_kb(kb_dir)
     eng = build(kb, {entry: variant}, only=set(rules), declared=declared)
     eng.kb = kb
@@ -1002,13 +1002,13 @@ def question_rules(kb):
 def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, progress=True, variants=True,
           days=60, variant_space="sample", question=None, wide=True, questions=True, rules=None, examples=True,
           question_boards=None):
-    """Judge the space and report.  `wide`: the widened space (rules/space.py: the dimensions
+    """Judge the space and report.  `wide`: the widened space (knowledge/space.py: the dimensions
     some rule reads varied beyond the base boards); False: the base boards only (today's space
     before issue 27).  `questions`: judge each question's own boards for the rules only it
     brings out.  `rules`: audit only these entries and the rules they meet (see audit_rules)."""
     from liuren.casting.cast import check_options
-    from liuren.rules.kbload import load_kb
-    from liuren.rules.kblint import dependency_closure
+    from liuren.knowledge.kbload import load_kb
+    from liuren.knowledge.kblint import dependency_closure
     check_options(options or {})
     kb = load_kb(kb_dir)
     t0 = time.time()
@@ -1073,7 +1073,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
        their kind that fire on only some of their boards (which may nest inside them) are
        listed as not compared: judging what they rest on everywhere is the full audit's work.
     Findings are those that name one of the entries."""
-    from liuren.rules.kblint import dependency_closure
+    from liuren.knowledge.kblint import dependency_closure
     ids = list(dict.fromkeys(ids))
     bad = [x for x in ids if x not in kb.entries]
     if bad:
@@ -1380,7 +1380,7 @@ def html_report(rep, all_=False):
 def last_run_path():
     """Where the last full run is kept for the web app's /audit page (the cache folder)."""
     import pathlib
-    from liuren.rules import cache
+    from liuren.knowledge import cache
     return pathlib.Path(cache.cache_dir()) / "audit" / "last.json"
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 
 from liuren.explain.reads import row_bindings as _row_bindings, walk_items as _walk
-from liuren.rules.conditions import VAR_RE, expand_macros
+from liuren.knowledge.conditions import VAR_RE, expand_macros
 
 # what a variable is called by the field it fills, when nothing more is known of it
 KIND_NAMES = {"支": "某支", "天": "某支", "地": "某支", "上": "某支", "下": "某支", "對": "某支", "甲": "某支",
@@ -129,7 +129,7 @@ def conditions_in_words(kb, entry, links=False):
 def then_in_words(kb, entry):
     """What a rule asserts (its `then:`), in words, its variables named as in its conditions."""
     from liuren.explain.whynot import cond_text, reporting_rule
-    from liuren.rules.conditions import then_facts
+    from liuren.knowledge.conditions import then_facts
     then = entry.meta.get("then")
     if not then:
         return []

@@ -9,7 +9,7 @@ import pytest
 
 from liuren.cli.main import main
 from liuren.explain.audit import audit, judge_argv
-from liuren.rules.kbload import packaged_kb_dir
+from liuren.knowledge.kbload import packaged_kb_dir
 
 from test_audit import PLANTED
 

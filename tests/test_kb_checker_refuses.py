@@ -34,7 +34,7 @@ def test_a_source_outside_its_seed(kbcopy, new, words):
 
 
 def test_the_installed_books_give_their_paragraph_counts():
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     books = load_kb().books
     assert books and all(isinstance(b.get("paras"), int) and b["paras"] > 1 for b in books.values())
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from liuren import cast
-from liuren.rules.kbload import entries_needing_examples, load_kb
+from liuren.knowledge.kbload import entries_needing_examples, load_kb
 from liuren.casting.symbols import BRANCHES, JIAZI
 import helpers
 

@@ -1,5 +1,5 @@
-"""What each condition means (rules.meaning) and the static checks of `liuren kb check` over it
-(rules.kbstatic): the model's API on real rules, each fault injected into a copy of the KB and
+"""What each condition means (knowledge.meaning) and the static checks of `liuren kb check` over it
+(knowledge.kbstatic): the model's API on real rules, each fault injected into a copy of the KB and
 named by `kb check` with file and line, and the findings of today's KB."""
 import re
 import shutil
@@ -7,8 +7,8 @@ import shutil
 import pytest
 
 from liuren.cli.main import main
-from liuren.rules.kbload import load_kb, packaged_kb_dir
-from liuren.rules.meaning import meaning_of
+from liuren.knowledge.kbload import load_kb, packaged_kb_dir
+from liuren.knowledge.meaning import meaning_of
 
 
 @pytest.fixture(scope="module")
@@ -256,7 +256,7 @@ def test_todays_kb(kb):
     """No error in today's KB; the pairs listed as pending (kbstatic.PENDING, issue 27 §3) are
     exactly the errors it would have, each reported as a warning.  When branch decl settles a
     pair, remove it from PENDING and from here."""
-    from liuren.rules.kbstatic import PENDING, static_findings
+    from liuren.knowledge.kbstatic import PENDING, static_findings
     found = static_findings(kb)
     assert not [f.text() for f in found if f.severity == "error"]
     pending = {frozenset(e[0] for e in f.entries) for f in found if "pending" in f.message}
@@ -272,7 +272,7 @@ def test_todays_kb(kb):
 
 
 def test_no_same_rows_twice(kb):
-    from liuren.rules.kblint import duplicate_tables
+    from liuren.knowledge.kblint import duplicate_tables
     assert duplicate_tables(kb) == []
 
 

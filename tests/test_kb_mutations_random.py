@@ -21,8 +21,8 @@ import pytest
 import yaml
 
 from liuren.cli.main import main
-from liuren.rules import kbload
-from liuren.rules.kbload import _Loader, packaged_kb_dir
+from liuren.knowledge import kbload
+from liuren.knowledge.kbload import _Loader, packaged_kb_dir
 
 SEED = 11
 N = 120

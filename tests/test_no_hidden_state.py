@@ -84,7 +84,7 @@ def test_importing_the_rules_changes_no_other_module(tmp_path):
 
 def test_no_cache_is_not_written_into_the_environment(monkeypatch, capsys):
     from liuren.cli.main import main
-    from liuren.rules import cache
+    from liuren.knowledge import cache
     monkeypatch.delenv("LIUREN_NO_CACHE", raising=False)
     env = dict(os.environ)
     assert main(["--no-cache", "cast", "--day", "丁卯", "--on", "亥加丑"]) == 0
@@ -95,7 +95,7 @@ def test_no_cache_is_not_written_into_the_environment(monkeypatch, capsys):
 @pytest.mark.parametrize("value,on", [("0", True), ("", True), ("false", True), ("no", True),
                                       ("1", False), ("true", False), ("yes", False)])
 def test_liuren_no_cache_values(monkeypatch, value, on):
-    from liuren.rules import cache
+    from liuren.knowledge import cache
     monkeypatch.setenv("LIUREN_NO_CACHE", value)
     assert cache.enabled() is on
 
@@ -134,7 +134,7 @@ def test_the_render_language_is_per_thread():
 def test_memos_follow_liuren_kb(tmp_path, monkeypatch):
     """load_kb(), core() and the network are kept per folder: a change of $LIUREN_KB is seen."""
     from liuren.casting.tables import core
-    from liuren.rules.kbload import load_kb, packaged_kb_dir
+    from liuren.knowledge.kbload import load_kb, packaged_kb_dir
     default = load_kb()
     kb = tmp_path / "kb"
     shutil.copytree(packaged_kb_dir(), kb)

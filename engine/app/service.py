@@ -35,7 +35,7 @@ class Service:
 
     def __init__(self, kb=None, warm=True):
         from liuren.rules.judging import engine_for
-        from liuren.rules.kbload import load_kb
+        from liuren.knowledge.kbload import load_kb
         self.kb_dir = str(kb) if kb else None
         self.kb = load_kb(self.kb_dir)
         self.lock = threading.Lock()

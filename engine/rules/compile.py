@@ -22,9 +22,9 @@ from experta.factlist import FactList  # noqa: E402
 from experta.strategies import DepthStrategy  # noqa: E402
 
 from liuren.errors import KBError, RunawayError  # noqa: E402
-from liuren.rules.facts import BUILTIN_FACTS  # noqa: E402
-from liuren.rules.conditions import VAR_RE, dnf, expand_macros, gating_questions, then_facts  # noqa: E402,F401
-from liuren.rules.kbload import JUDGMENT_KINDS  # noqa: E402
+from liuren.knowledge.facts import BUILTIN_FACTS  # noqa: E402
+from liuren.knowledge.conditions import VAR_RE, dnf, expand_macros, gating_questions, then_facts  # noqa: E402,F401
+from liuren.knowledge.kbload import JUDGMENT_KINDS  # noqa: E402
 from liuren.rules.beta import specialize  # noqa: E402
 from liuren.rules.rete import (LiurenMatcher, _KeyedActivation, context_key, dirty_conflict_sets, index_joins,  # noqa: E402
                    restore, route_bus, snapshot)
@@ -252,7 +252,7 @@ class Compiler:
         hid = f"{cr.id}~not{k}"
         htype = f"~{hid}"
         fields = {v.lstrip("$"): v for v in shared}
-        from liuren.rules.kbload import Rule as KBRule
+        from liuren.knowledge.kbload import Rule as KBRule
         hrule = KBRule(id=hid, name=f"{cr.rule.name}（所否之條件）", kind="起例", meta={
             "source": cr.rule.source, "reading": f"「{cr.rule.name}」之否定條件在盤上成立，故彼不成。"},
             file=cr.rule.file, line=cr.rule.line, when=x, then=[{htype: fields}])
@@ -911,7 +911,7 @@ def build(kb, variants=None, indexed=True, question=None, only=None, declared=()
     the ids of the KB rules to compile (all when None); `declared`: fact types that will be
     declared with the board's own facts (what other rules derived), which the network must not
     take for tables."""
-    from liuren.rules.cache import lasting
+    from liuren.knowledge.cache import lasting
     with lasting():      # the network and the table facts live as long as the process
         try:
             cls, compiled, static = Compiler(kb, variants, question, only, declared).compile()

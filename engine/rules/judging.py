@@ -24,9 +24,9 @@ from liuren.casting.board import Board
 from liuren.casting.cast import cast
 from liuren.rules.compile import build
 from liuren.errors import InputError
-from liuren.rules.facts import BUILTIN_FACTS, PLATE_OF_POSITION, board_facts
+from liuren.knowledge.facts import BUILTIN_FACTS, PLATE_OF_POSITION, board_facts
 from liuren.i18n import label_of
-from liuren.rules.kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, cite, load_kb  # noqa: F401 (cite: re-exported)
+from liuren.knowledge.kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, cite, load_kb  # noqa: F401 (cite: re-exported)
 from liuren.casting.symbols import BRANCHES, is_branch
 
 KIND_ORDER = RULE_KINDS
@@ -35,7 +35,8 @@ KIND_ORDER = RULE_KINDS
 # a network takes some 80 MB in memory: keep a few; the others are read back from the cache
 @functools.lru_cache(maxsize=12)
 def _engine(kb_dir, variants, question):
-    from liuren.rules import cache, netcache
+    from liuren.knowledge import cache
+    from liuren.rules import netcache
     kb = load_kb(kb_dir)
     key = None
     if getattr(kb, "digest", None):
@@ -62,7 +63,7 @@ def _engine(kb_dir, variants, question):
 def engine_for(kb_dir=None, variants=None, question=None):
     """The compiled engine for a KB folder (default: the installed kb/), a variant choice and a
     question.  Built once per process per (folder, variants, question); reset per board."""
-    from liuren.rules.kbload import packaged_kb_dir
+    from liuren.knowledge.kbload import packaged_kb_dir
     # keyed on the folder itself ($LIUREN_KB when none is given, as it is now), not on None
     return _engine(str(pathlib.Path(kb_dir) if kb_dir else packaged_kb_dir()),
                    tuple(sorted((variants or {}).items())), question)
@@ -184,7 +185,7 @@ def _route_key(f):
 def _kb_name(kb):
     """The KB as a trace names it: "kb" for the installed one, else its folder's name (never a path
     on the machine that judged)."""
-    from liuren.rules.kbload import packaged_kb_dir
+    from liuren.knowledge.kbload import packaged_kb_dir
     return "kb" if kb.root.resolve() == packaged_kb_dir().resolve() else kb.root.name
 
 

@@ -1,6 +1,6 @@
 """A compiled network in the cache: experta's network (dynamic classes, generated functions) is
 pickled with cloudpickle, without the KB it was compiled from — its rules, rows and tables are
-referred to by id and taken from the KB loaded at the other end.  rules.cache stores the bytes."""
+referred to by id and taken from the KB loaded at the other end.  knowledge.cache stores the bytes."""
 from __future__ import annotations
 
 import copyreg
@@ -20,7 +20,7 @@ def engine_pickler(kb):
     from liuren.rules.rete import NetToken
 
     from liuren.rules.compile import fact_class
-    from liuren.rules.kbload import KB, Row, Rule, Table
+    from liuren.knowledge.kbload import KB, Row, Rule, Table
 
     class Pickler(cloudpickle.Pickler):
         def persistent_id(self, obj):

@@ -21,8 +21,8 @@ import yaml
 
 from liuren.casting.tables import core_dir, expand_cells, read_regular
 from liuren.errors import KBError
-from liuren.rules.conditions import CALC_OPS, TEST_OPS, VAR_RE, then_facts, walk_patterns  # noqa: F401 (re-exported)
-from liuren.rules.facts import BUILTIN_FACTS, JUDGMENT_KINDS, RESERVED_FIELDS, RULE_KINDS  # noqa: F401
+from liuren.knowledge.conditions import CALC_OPS, TEST_OPS, VAR_RE, then_facts, walk_patterns  # noqa: F401 (re-exported)
+from liuren.knowledge.facts import BUILTIN_FACTS, JUDGMENT_KINDS, RESERVED_FIELDS, RULE_KINDS  # noqa: F401
 
 VALENCES = ("吉", "凶", "平", "吉凶兩見", "視所乘")
 # kinds of rule, in the order judgments are listed: the 課體 of the lesson, 格, 畢法 (《畢法賦》's
@@ -63,7 +63,7 @@ class LMap(dict):
         return self.key_lines.get(key, self.line)
 
     def __reduce__(self):
-        # a cached KB (rules/cache.py) was checked already: the key lines are left out
+        # a cached KB (knowledge/cache.py) was checked already: the key lines are left out
         return _lmap, (dict(self), self.line)
 
 
@@ -431,7 +431,7 @@ def load_kb(root=None, only=None, collect=False):
     `only`: a tuple of top-level sub-folders to read.
 
     With collect=True returns (kb, errors) instead of raising on the first error.  A whole,
-    valid KB is kept in the user's cache (rules/cache.py), keyed by its files' content.  In the
+    valid KB is kept in the user's cache (knowledge/cache.py), keyed by its files' content.  In the
     process it is kept per (folder, only, collect): a folder's files are read once, and an edit
     made while the process runs is seen after load_kb.cache_clear().
     """
@@ -440,7 +440,7 @@ def load_kb(root=None, only=None, collect=False):
 
 @functools.lru_cache(maxsize=8)
 def _load_kb_memo(root, only, collect):
-    from liuren.rules import cache
+    from liuren.knowledge import cache
     root = pathlib.Path(root)
     key = None
     if not collect:
@@ -1145,7 +1145,7 @@ def _post(kb, err, strict=False):
             err(e.file, e.line, f"{e.id}: no example board where it fires (examples: fires:, or unreachable: with why)")
         if not (ex.get("silent") or e.meta.get("always")):
             err(e.file, e.line, f"{e.id}: no example board where it stays silent (examples: silent:, or always: with why)")
-    from liuren.rules.kblint import lint, lint_more
+    from liuren.knowledge.kblint import lint, lint_more
     lint(kb, err, JUDGMENT_KINDS)
     if strict:
         lint_more(kb, err)

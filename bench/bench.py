@@ -173,7 +173,8 @@ def bench_judge(kb_dir=None, repeat=1):
     import os
     print("judging")
     from liuren.knowledge.kbload import load_kb
-    from liuren.rules.judging import engine_for, judge
+    from liuren.rules.engines import engine_for
+    from liuren.rules.judging import judge
     os.environ["LIUREN_NO_CACHE"] = "1"          # load and compile as on a cold start
     t0 = time.perf_counter()
     kb = load_kb(kb_dir)

@@ -103,7 +103,7 @@ def _init(kb_dir, variants):
     whose initializer raises would restart its workers forever)."""
     try:
         import gc
-        from liuren.rules.judging import engine_for
+        from liuren.rules.engines import engine_for
         _W["kb_dir"], _W["variants"] = kb_dir, variants
         _W["eng"] = engine_for(kb_dir, dict(variants))
         gc.disable()          # a worker keeps nothing between boards; it collects every chunk
@@ -112,7 +112,7 @@ def _init(kb_dir, variants):
 
 
 def _question_engine(question):
-    from liuren.rules.judging import engine_for
+    from liuren.rules.engines import engine_for
     return engine_for(_W["kb_dir"], dict(_W["variants"]), question)
 
 
@@ -778,7 +778,7 @@ def _variant_task(args):
     does not have)."""
     kb_dir, entry, variant, space = args
     from liuren.knowledge import cache
-    from liuren.rules.judging import engine_for
+    from liuren.rules.engines import engine_for
     import gc
     _W["kb_dir"], _W["variants"] = kb_dir, ((entry, variant),) if entry else ()
     with cache.read_only():         # a variant's network is compiled for this audit only
@@ -891,7 +891,7 @@ def variant_effects(kb, kb_dir, procs, progress, days=60, sample=True, whole_net
     base run gives them — a variant no rule reads changes nothing.  `whole_networks` compiles
     and judges a whole network per variant instead (what the cones are tested against);
     `entries`: only the variants of these entries."""
-    from liuren.rules.judging import engine_for
+    from liuren.rules.engines import engine_for
     space = variant_space(days, sample)
     base_eng = engine_for(kb_dir)
     base = [_base_run(base_eng, b) for b in space]

@@ -287,7 +287,7 @@ def findings(kb, r, keep=None, lang="zh"):
     `question:`, or a question's `methods:`) is shown only when that question is asked.  Where a
     type is read by several criteria (`group_by`) and they give one subject different values,
     the line says so: the books' two views."""
-    from liuren.rules.judging import FactText
+    from liuren.rules.trace import FactText
     texts = FactText(kb)
     asked = r.question
     method_rules = {}

@@ -266,7 +266,7 @@ def test_variant_cones_give_what_whole_networks_give():
     # that no rule of this network reads.
     from liuren.knowledge.kbload import load_kb
     from liuren.explain.audit import _cone, variant_effects
-    from liuren.rules.judging import engine_for
+    from liuren.rules.engines import engine_for
     kb = load_kb(None)
     picked = {"dq09-sanjiao", "j2c-shiqi-xing-shishi", "jz-tianer", "sha-xing", "lx-tianwen"}
     eng = engine_for()

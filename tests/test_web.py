@@ -474,7 +474,7 @@ def test_no_server_error_for_odd_values(client):
 
 # --------------------------------------------------------------------------- the engine and the lock
 def test_engine_is_built_once(app, client):
-    from liuren.rules.judging import _engine
+    from liuren.rules.engines import _engine
     client.get("/board?" + BOARD)
     before = _engine.cache_info().misses
     for q in ("day=甲子&on=子加子", "day=乙丑&on=寅加卯&month=丙寅", BOARD):

@@ -31,7 +31,7 @@ _NAMES = {
     "BUILTIN_FACTS": ("liuren.knowledge.facts", "BUILTIN_FACTS"),
     # the engine
     "judge": ("liuren.rules.judging", "judge"),
-    "cite": ("liuren.rules.judging", "cite"),
+    "cite": ("liuren.knowledge.kbload", "cite"),
     "build": ("liuren.rules.compile", "build"),
 }
 

@@ -22,7 +22,8 @@ import yaml
 
 from liuren.cli.main import main
 from liuren.knowledge import kbload
-from liuren.knowledge.kbload import _Loader, packaged_kb_dir
+from liuren.knowledge.kbload import packaged_kb_dir
+from liuren.knowledge.kbyaml import _Loader
 
 SEED = 11
 N = 120

@@ -252,7 +252,7 @@ class Compiler:
         hid = f"{cr.id}~not{k}"
         htype = f"~{hid}"
         fields = {v.lstrip("$"): v for v in shared}
-        from liuren.knowledge.kbload import Rule as KBRule
+        from liuren.knowledge.model import Rule as KBRule
         hrule = KBRule(id=hid, name=f"{cr.rule.name}（所否之條件）", kind="起例", meta={
             "source": cr.rule.source, "reading": f"「{cr.rule.name}」之否定條件在盤上成立，故彼不成。"},
             file=cr.rule.file, line=cr.rule.line, when=x, then=[{htype: fields}])

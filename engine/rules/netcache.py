@@ -20,7 +20,7 @@ def engine_pickler(kb):
     from liuren.rules.rete import NetToken
 
     from liuren.rules.compile import fact_class
-    from liuren.knowledge.kbload import KB, Row, Rule, Table
+    from liuren.knowledge.model import KB, Row, Rule, Table
 
     class Pickler(cloudpickle.Pickler):
         def persistent_id(self, obj):

@@ -673,7 +673,7 @@ def never_reason(kb, x, asked=(), options=None):
     brings, such as 類神) by its own example boards all asking one; outside the space (its example
     board has another 占時 or option); or nothing known — the ones to look at."""
     from liuren.casting.cast import OPTIONS
-    from liuren.rules.compile import gating_questions
+    from liuren.knowledge.conditions import gating_questions
     e = kb.entries.get(x)
     if e is None:
         return {"reason": "unknown"}

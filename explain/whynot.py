@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import string
 
-from liuren.rules.compile import TEST_FUNCS, expand_macros
+from liuren.knowledge.conditions import expand_macros
+from liuren.rules.compile import TEST_FUNCS
 from liuren.knowledge.facts import BUILTIN_FACTS
 from liuren.rules.judging import _sources
 from liuren.knowledge.kbload import VAR_RE, load_kb

@@ -15,7 +15,7 @@ from helpers import run_python
 # Memos of generated code, keyed on their whole input, that may only grow: the fact class of a
 # fact type (one per process: the alpha network dispatches on it), the beta network's generated
 # activations per shape, and the one-of tests per value set.  Each is documented where defined.
-MEMOS = {("liuren.rules.beta", "_FACTORIES"), ("liuren.rules.compile", "_FACT_CLASSES"),
+MEMOS = {("liuren.rules.beta", "_FACTORIES"), ("liuren.rules.runtime", "_FACT_CLASSES"),
          ("liuren.rules.compile", "_ONE_OF")}
 
 SNAPSHOT = textwrap.dedent('''
@@ -72,7 +72,8 @@ def test_judge_leaves_the_process_as_it_found_it(tmp_path, cached):
 
 def test_casting_alone_does_not_load_the_rule_engine(tmp_path):
     code = ("import sys, liuren\nb = liuren.cast(day='丁卯', on='亥加丑')\nb._repr_html_()\n"
-            "print(sorted(m for m in sys.modules if m == 'experta' or m.startswith(('experta.', 'liuren.rules.judging', 'liuren.rules.compile'))))")
+            "print(sorted(m for m in sys.modules if m == 'experta' or m.startswith(('experta.', 'liuren.rules.judging', 'liuren.rules.compile', "
+            "'liuren.rules.runtime', 'liuren.rules.engines'))))")
     assert run_python(code, tmp_path).stdout.strip() == "[]"
 
 

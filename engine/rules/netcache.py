@@ -19,7 +19,7 @@ def engine_pickler(kb):
     from liuren.rules.beta import rebuild
     from liuren.rules.rete import NetToken
 
-    from liuren.rules.compile import fact_class
+    from liuren.rules.runtime import fact_class
     from liuren.knowledge.model import KB, Row, Rule, Table
 
     class Pickler(cloudpickle.Pickler):
@@ -48,7 +48,7 @@ def engine_pickler(kb):
                 # per-item __setitem__ (freeze) on the way back
                 return _rebuild_fact, (type(obj), dict(obj), getattr(obj, "__dict__", None) or None)
             if isinstance(obj, type) and issubclass(obj, Fact) and "fact_type" in obj.__dict__:
-                # a fact type's class is the one compile.fact_class makes for it in this process:
+                # a fact type's class is the one runtime.fact_class makes for it in this process:
                 # the alpha network dispatches on it, and board facts are made with it
                 return fact_class, (obj.fact_type,)
             t = type(obj)

@@ -100,10 +100,17 @@ def cmd_kb_check(a):
         return 2
     if not errors:
         try:
-            from liuren.app.engine import build
+            from liuren.app.engine import build, negation_cycles
             build(kb)
+            # build(kb) is the network of no question: a cycle through a rule only a question
+            # brings out is seen in that question's network
+            cycles = negation_cycles(kb)
         except LiurenError as e:
             print(f"liuren: {e}", file=sys.stderr)
+            return 2
+        for e in cycles:
+            print(f"liuren: {e}", file=sys.stderr)
+        if cycles:
             return 2
     problems, notes = Q.compare_manifest(kb)
     if getattr(a, "update_manifest", False):

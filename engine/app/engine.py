@@ -33,6 +33,7 @@ _NAMES = {
     "judge": ("liuren.rules.judging", "judge"),
     "cite": ("liuren.knowledge.kbload", "cite"),
     "build": ("liuren.rules.compile", "build"),
+    "negation_cycles": ("liuren.rules.compile", "negation_cycles"),
 }
 
 

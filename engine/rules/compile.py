@@ -48,6 +48,8 @@ class CompiledRule:
 
 
 class Compiler:
+    every_question = False          # keep the rules of every question (negation_cycles' union network)
+
     def __init__(self, kb, variants=None, question=None, only=None, declared=()):
         self.kb = kb
         self.variants = dict(variants or {})
@@ -67,25 +69,7 @@ class Compiler:
         negations.  A negation of more than one pattern (or of a macro, or of an any:) becomes a
         helper rule asserting a hidden fact, negated as a single pattern.  Salience follows
         the strata of negation, so that a rule waits until everything it negates is settled."""
-        compiled, attrs = [], {}
-        self._n = 0
-        self._branches = []                 # (pattern Facts, their (type, fields)) per experta rule
-        for rule in self.kb.rules.values():
-            variant = self.variant_of(rule)
-            when, then = rule.when, rule.then
-            if variant:
-                v = next(v for v in rule.variants if v["id"] == variant)
-                when = v.get("when", when)
-                then = v.get("then", then)
-            gate = gating_questions(when)
-            if gate is not None and self.question not in gate:
-                continue          # this rule only speaks to other questions: not in this network
-            if self.only is not None and rule.id not in self.only:
-                continue
-            cr = CompiledRule(index=len(compiled), rule=rule, when=when, then=then_facts(then), variant=variant)
-            cr.cond = expand_macros(when, self.kb.macros, self.counter)
-            compiled.append(cr)
-            self._emit(cr, dnf(cr.cond), compiled, attrs)
+        compiled, attrs = self._rules()
         deps = self._salience(compiled, attrs)
         cls = type("LiurenEngine", (BoardEngine,), attrs)
         cls.judged_consumed = self._judged_consumers(compiled)
@@ -113,6 +97,30 @@ class Compiler:
                 static.append({"t": t.fact_type, **f})
         cls.alpha_filters = self._semijoin_filters(compiled, static)
         return cls, compiled, static
+
+    def _rules(self):
+        """The KB's rules of this network compiled (CompiledRule, helpers included), and the
+        experta rules made of them (attrs)."""
+        compiled, attrs = [], {}
+        self._n = 0
+        self._branches = []                 # (pattern Facts, their (type, fields)) per experta rule
+        for rule in self.kb.rules.values():
+            variant = self.variant_of(rule)
+            when, then = rule.when, rule.then
+            if variant:
+                v = next(v for v in rule.variants if v["id"] == variant)
+                when = v.get("when", when)
+                then = v.get("then", then)
+            gate = gating_questions(when)
+            if gate is not None and self.question not in gate and not self.every_question:
+                continue          # this rule only speaks to other questions: not in this network
+            if self.only is not None and rule.id not in self.only:
+                continue
+            cr = CompiledRule(index=len(compiled), rule=rule, when=when, then=then_facts(then), variant=variant)
+            cr.cond = expand_macros(when, self.kb.macros, self.counter)
+            compiled.append(cr)
+            self._emit(cr, dnf(cr.cond), compiled, attrs)
+        return compiled, attrs
 
     def _semijoin_filters(self, compiled, static):
         """Values a board pattern's field can take and still complete its rule: where a rule
@@ -519,6 +527,70 @@ def _patterns(cond):
         yield from _patterns(cond[k])
     elif k != "test":
         yield k, cond[k]
+
+
+class _Dependencies(Exception):
+    def __init__(self, deps):
+        self.deps = deps
+
+
+class _EveryQuestion(Compiler):
+    """The compiler's rules and their dependencies with every question's rules kept (gates
+    ignored): the dependency of one rule on another does not depend on which others are in."""
+    every_question = True
+
+    def _negation_cycle(self, compiled, deps):
+        return _Dependencies(deps)          # the dependencies, cycles and all: sorted out per question
+
+    def dependencies(self):
+        compiled, attrs = self._rules()
+        try:
+            deps = self._salience(compiled, attrs)
+        except _Dependencies as d:
+            deps = d.deps
+        return compiled, deps
+
+
+def negation_cycles(kb, variants=None):
+    """The negation cycles of the networks a question brings out (`liuren kb check`): build(kb)
+    compiles the network of no question, which leaves out the rules only a question brings out
+    (a `問` pattern every way through their condition), so a cycle through one of those is
+    seen only when that question is asked.  Every rule is compiled once, gates ignored; each
+    question's network is then the rules it keeps (those of no question and its own), and a
+    cycle of rules that negate each other in it is a KBError naming the question and the
+    cycle, rule by rule.  [] when every question's network can be stratified."""
+    import networkx as nx
+    c = _EveryQuestion(kb, variants)
+    compiled, deps = c.dependencies()
+    # a cycle with a negation in the network of every question at once, else none anywhere
+    g = nx.DiGraph()
+    for cr in compiled:
+        neg, posd = deps[cr.index]
+        g.add_edges_from((p, cr.index) for p in posd)
+        g.add_edges_from((p, cr.index) for p in neg)
+    negs = {(p, cr.index) for cr in compiled for p in deps[cr.index][0]}
+    suspects = set()
+    for scc in nx.strongly_connected_components(g):
+        if any((a, b) in negs for a in scc for b in g.successors(a) if b in scc):
+            suspects |= scc
+    if not suspects:
+        return []
+    # the questions a compiled rule is kept under (a helper rule: those of the rule it serves)
+    gates = {cr.id: gating_questions(cr.when) for cr in compiled if not cr.internal}
+    gate_of = {cr.index: gates.get(cr.id.split("~not")[0]) for cr in compiled}
+    questions = sorted({q for i in suspects if gate_of[i] is not None for q in gate_of[i]})
+    out = []
+    for q in questions:
+        kept = {cr.index for cr in compiled if gate_of[cr.index] is None or q in gate_of[cr.index]}
+        sub = [cr for cr in compiled if cr.index in kept]
+        subdeps = {cr.index: ([p for p in deps[cr.index][0] if p in kept], [p for p in deps[cr.index][1] if p in kept])
+                   for cr in sub}
+        h = nx.DiGraph((p, i) for i, (neg, posd) in subdeps.items() for p in neg + posd)
+        if any(any((a, b) in negs for a in scc for b in h.successors(a) if b in scc)
+               for scc in nx.strongly_connected_components(h)):
+            e = Compiler._negation_cycle(c, sub, subdeps)
+            out.append(KBError(kb.root, 0, f"asking {q}: {e.message}"))
+    return out
 
 
 def build(kb, variants=None, indexed=True, question=None, only=None, declared=()):

@@ -1,5 +1,5 @@
-"""What the front-ends (cli/, web/) use of the casting and the rules: the one door they go through
-(an import-linter contract forbids them liuren.casting and liuren.rules directly).
+"""What the front-ends (cli/, web/) use of the casting, the knowledge base and the rules: the one door they go through
+(an import-linter contract forbids them liuren.casting, liuren.knowledge and liuren.rules directly).
 
 Each name is loaded when first asked for (PEP 562), so `liuren cast` still loads no rule engine:
 

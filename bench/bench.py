@@ -172,8 +172,9 @@ def bench_startup(runs=5):
 def bench_judge(kb_dir=None, repeat=1):
     import os
     print("judging")
-    from liuren.rules.kbload import load_kb
-    from liuren.rules.judging import engine_for, judge
+    from liuren.knowledge.kbload import load_kb
+    from liuren.rules.engines import engine_for
+    from liuren.rules.judging import judge
     os.environ["LIUREN_NO_CACHE"] = "1"          # load and compile as on a cold start
     t0 = time.perf_counter()
     kb = load_kb(kb_dir)
@@ -223,7 +224,7 @@ def bench_kb_examples(kb_dir=None):
     network (CPU and wall time; the KB is read afresh, as kb check reads it)."""
     import subprocess
     from liuren.rules.kbexamples import check_examples
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     up = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     print(f"kb check --examples ({up[up.find('load'):]})")
     kb, errors = load_kb.__wrapped__(kb_dir, collect=True)
@@ -263,9 +264,9 @@ def bench_kb_check(kb_dir=None, n=3):
                 cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
         print(f"  liuren kb check, {label:<22} median {statistics.median(times):6.2f} s wall, "
               f"{statistics.median(cpu):6.2f} s CPU  (exit {r.returncode}, n={n})")
-    from liuren.rules.kbload import load_kb
-    from liuren.rules.kbstatic import static_findings
-    from liuren.rules.meaning import Meaning
+    from liuren.knowledge.kbload import load_kb
+    from liuren.knowledge.kbstatic import static_findings
+    from liuren.knowledge.meaning import Meaning
     kb, _ = load_kb.__wrapped__(kb_dir, collect=True)
     c, t = time.process_time(), time.perf_counter()
     m = Meaning(kb)
@@ -278,7 +279,7 @@ def bench_kb_check(kb_dir=None, n=3):
           f"{time.process_time() - c:6.2f} s CPU")
 def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60):
     """The full audit (variants on the sample, both cores) of the base space (720 lessons × 12
-    months × 晝/夜, 占時 子) and of the widened space (rules/space.py), one after the other in
+    months × 晝/夜, 占時 子) and of the widened space (knowledge/space.py), one after the other in
     this run, and `audit --rules` for one rule; the ratio widened / base (target ≤ 2)."""
     import os
     from liuren.explain.audit import audit
@@ -287,7 +288,7 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60):
     prior = None                # --rules reuses the widened run's counts (else the cache's last run)
     if spaces:
         for label, kw in (("base space (720 × 12 × 晝/夜, 占時 子)", dict(wide=False, questions=False)),
-                          ("widened space (rules/space.py)", dict(wide=True, questions=True))):
+                          ("widened space (knowledge/space.py)", dict(wide=True, questions=True))):
             t0, c0 = time.perf_counter(), _cpu()
             rep = audit(kb, progress=False, days=days, **kw)
             out[label] = time.perf_counter() - t0

@@ -14,7 +14,7 @@ import fnmatch
 import json
 import re
 
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 
 GLOB = re.compile(r"[*?\[]")
 

@@ -48,7 +48,7 @@ def main():
     from liuren.app import find as F
     from liuren.explain import audit as A
     from liuren.explain import index as X
-    from liuren.rules import cache
+    from liuren.knowledge import cache
 
     print(f"space: {a.days} days = {a.days * 288} boards; {load()}")
     if a.build:

@@ -32,7 +32,8 @@ def boards(n):
 
 def child(n, total):
     sys.path.insert(0, str(HERE.parent.parent))
-    from liuren.rules.judging import engine_for, judge
+    from liuren.rules.engines import engine_for
+    from liuren.rules.judging import judge
     bs = boards(total)
     engine_for(None)
     judge(bs[0])

@@ -100,10 +100,17 @@ def cmd_kb_check(a):
         return 2
     if not errors:
         try:
-            from liuren.app.engine import build
+            from liuren.app.engine import build, negation_cycles
             build(kb)
+            # build(kb) is the network of no question: a cycle through a rule only a question
+            # brings out is seen in that question's network
+            cycles = negation_cycles(kb)
         except LiurenError as e:
             print(f"liuren: {e}", file=sys.stderr)
+            return 2
+        for e in cycles:
+            print(f"liuren: {e}", file=sys.stderr)
+        if cycles:
             return 2
     problems, notes = Q.compare_manifest(kb)
     if getattr(a, "update_manifest", False):
@@ -135,7 +142,7 @@ def cmd_kb_check(a):
 
 
 def _static_checks(kb, list_all):
-    """The checks over what each condition means (rules.kbstatic): errors each on a line (the
+    """The checks over what each condition means (knowledge.kbstatic): errors each on a line (the
     number of them returned), warnings and notes counted, listed with --notes."""
     from liuren.app.engine import cache, kb_files, static_findings
     if not getattr(kb, "digest", None):         # the model is kept in the cache under the KB's content

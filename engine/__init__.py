@@ -6,7 +6,7 @@ and 斷 as production rules, and explain each conclusion with its source.
     r = judge(b)                                 # the judgments (rules)
     why("斬首", day="丁卯", on="亥加丑")          # HOW it fired, or WHY-NOT (explain)
 
-The package is layered (README: Layout): casting → rules → explain → app → the front-ends (cli,
+The package is layered (README: Layout): casting → knowledge → rules → explain → app → the front-ends (cli,
 web); each imports only downward.  The names above are loaded on first use.
 """
 from liuren import _compat  # noqa: F401  -- must come first: makes experta importable on Python >= 3.10

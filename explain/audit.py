@@ -24,11 +24,11 @@ import time
 from collections import Counter, defaultdict
 
 from liuren.errors import InputError
-from liuren.rules.kbload import JUDGMENT_KINDS
+from liuren.knowledge.kbload import JUDGMENT_KINDS
 from liuren.casting.symbols import BRANCHES, JIAZI
 
-from liuren.rules import space as SPACE
-from liuren.rules.space import MONTHS
+from liuren.knowledge import space as SPACE
+from liuren.knowledge.space import MONTHS
 
 OPPOSITE = {("吉", "凶"), ("凶", "吉")}
 SEVERITIES = ("error", "warning", "note")
@@ -36,7 +36,7 @@ SEVERITIES = ("error", "warning", "note")
 
 # --------------------------------------------------------------------------- the space
 def board_space(months="all", daynight="both", options=None, days=60, question=None):
-    """The base boards of the space (rules/space.py): 720 lessons × months × 晝/夜, in the find
+    """The base boards of the space (knowledge/space.py): 720 lessons × months × 晝/夜, in the find
     index's order."""
     if not isinstance(days, int) or not 1 <= days <= 60:
         raise InputError(f"--days {days!r}: between 1 and 60")
@@ -64,7 +64,7 @@ def _daynight(daynight):
 
 
 def wide_space(months="all", daynight="both", options=None, days=60, question=None, dims=None):
-    """The widened space (rules/space.py): each lesson's base boards, then its extra boards for
+    """The widened space (knowledge/space.py): each lesson's base boards, then its extra boards for
     the dimensions `dims` (those some rule reads).  (boards, the dimension of each board)."""
     if not isinstance(days, int) or not 1 <= days <= 60:
         raise InputError(f"--days {days!r}: between 1 and 60")
@@ -103,7 +103,7 @@ def _init(kb_dir, variants):
     whose initializer raises would restart its workers forever)."""
     try:
         import gc
-        from liuren.rules.judging import engine_for
+        from liuren.rules.engines import engine_for
         _W["kb_dir"], _W["variants"] = kb_dir, variants
         _W["eng"] = engine_for(kb_dir, dict(variants))
         gc.disable()          # a worker keeps nothing between boards; it collects every chunk
@@ -112,7 +112,7 @@ def _init(kb_dir, variants):
 
 
 def _question_engine(question):
-    from liuren.rules.judging import engine_for
+    from liuren.rules.engines import engine_for
     return engine_for(_W["kb_dir"], dict(_W["variants"]), question)
 
 
@@ -124,7 +124,7 @@ def _net_engine(net):
         return None
     if _W.get("net_key") != net:
         from liuren.rules.compile import build
-        from liuren.rules.kbload import load_kb
+        from liuren.knowledge.kbload import load_kb
         kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
         question, rules = net
         eng = build(kb, dict(_W["variants"]) or None, question=question, only=set(rules))
@@ -154,7 +154,7 @@ def _judge_lean(board, incremental=False):
     incremental=True the engine starts from the previous board of this worker and only
     retracts and declares what differs (the 24 boards of one lesson differ in a few facts)."""
     from liuren.casting.cast import cast
-    from liuren.rules.facts import board_facts
+    from liuren.knowledge.facts import board_facts
     from liuren.rules.judging import Recorder
     kw, question, eng, incremental = _board_engine(board, incremental)
     b = cast(**kw)
@@ -228,7 +228,7 @@ class _Walk:
 
     def judge(self, i, board, incremental, net=None):
         from liuren.casting.cast import cast
-        from liuren.rules.facts import board_facts
+        from liuren.knowledge.facts import board_facts
         from liuren.rules.judging import Recorder
         kw, question, eng, incremental = _board_engine(board, incremental, net)
         if not incremental:             # the engine starts afresh: every firing is gone
@@ -333,8 +333,8 @@ def _carried_types():
     walk follows the branches of who asserts them, for the judgments with no branch of their own."""
     c = _W.get("carry")
     if c is None:
-        from liuren.rules.kbload import load_kb
-        from liuren.rules.kblint import _reads, _thens
+        from liuren.knowledge.kbload import load_kb
+        from liuren.knowledge.kblint import _reads, _thens
         if "kb_dir" not in _W:
             return frozenset()
         kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
@@ -356,7 +356,7 @@ def _carried_types():
 def _entry_reads():
     r = _W.get("reads")
     if r is None:
-        from liuren.rules.kbload import load_kb
+        from liuren.knowledge.kbload import load_kb
         kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
         r = _W["reads"] = SPACE.entry_reads(kb)
     return r
@@ -733,7 +733,7 @@ def never_reason(kb, x, asked=(), options=None):
     brings, such as 類神) by its own example boards all asking one; outside the space (its example
     board has another 占時 or option); or nothing known — the ones to look at."""
     from liuren.casting.cast import OPTIONS
-    from liuren.rules.compile import gating_questions
+    from liuren.knowledge.conditions import gating_questions
     e = kb.entries.get(x)
     if e is None:
         return {"reason": "unknown"}
@@ -845,8 +845,8 @@ def _variant_task(args):
     worker; one engine per task).  For a variant that the base network cannot place (a rule it
     does not have)."""
     kb_dir, entry, variant, space = args
-    from liuren.rules import cache
-    from liuren.rules.judging import engine_for
+    from liuren.knowledge import cache
+    from liuren.rules.engines import engine_for
     import gc
     _W["kb_dir"], _W["variants"] = kb_dir, ((entry, variant),) if entry else ()
     with cache.read_only():         # a variant's network is compiled for this audit only
@@ -860,7 +860,7 @@ def _variant_task(args):
 def _base_run(eng, board):
     """A board judged by the base network: (rule, report, internal, facts asserted) per firing."""
     from liuren.casting.cast import cast
-    from liuren.rules.facts import board_facts
+    from liuren.knowledge.facts import board_facts
     from liuren.rules.judging import Recorder
     rec = Recorder(eng.kb, eng.judged_consumed, eng)
     eng.run_board(board_facts(cast(**board)), rec.on_fire, keep=False)
@@ -885,7 +885,7 @@ def _cone(eng, kb, entry, variant):
             return None
         start = {entry.id}
         v = next(x for x in entry.variants if x.get("id") == variant)
-        from liuren.rules.kbload import then_facts
+        from liuren.knowledge.kbload import then_facts
         for t, _ in then_facts(v.get("then", entry.then)):       # what the variant asserts
             start |= set(eng.readers.get(t, ()))
     else:
@@ -916,9 +916,9 @@ def _cone_task(args):
     import gc
     from liuren.casting.cast import cast
     from liuren.rules.compile import build
-    from liuren.rules.facts import board_facts
+    from liuren.knowledge.facts import board_facts
     from liuren.rules.judging import Recorder
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     kb = load_kb(kb_dir)
     eng = build(kb, {entry: variant}, only=set(rules), declared=declared)
     eng.kb = kb
@@ -959,7 +959,7 @@ def variant_effects(kb, kb_dir, procs, progress, days=60, sample=True, whole_net
     base run gives them — a variant no rule reads changes nothing.  `whole_networks` compiles
     and judges a whole network per variant instead (what the cones are tested against);
     `entries`: only the variants of these entries."""
-    from liuren.rules.judging import engine_for
+    from liuren.rules.engines import engine_for
     space = variant_space(days, sample)
     base_eng = engine_for(kb_dir)
     base = [_base_run(base_eng, b) for b in space]
@@ -1070,15 +1070,15 @@ def question_rules(kb):
 def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, progress=True, variants=True,
           days=60, variant_space="sample", question=None, wide=True, questions=True, rules=None, examples=True,
           question_boards=None, prior=None):
-    """Judge the space and report.  `wide`: the widened space (rules/space.py: the dimensions
+    """Judge the space and report.  `wide`: the widened space (knowledge/space.py: the dimensions
     some rule reads varied beyond the base boards); False: the base boards only (today's space
     before issue 27).  `questions`: judge each question's own boards for the rules only it
     brings out.  `rules`: audit only these entries and the rules they meet (see audit_rules),
     reusing the firing counts of a saved full run (`prior`: a path or a loaded run; by default
     the last one the cache keeps) for the met rules the edit cannot have moved."""
     from liuren.casting.cast import check_options
-    from liuren.rules.kbload import load_kb
-    from liuren.rules.kblint import dependency_closure
+    from liuren.knowledge.kbload import load_kb
+    from liuren.knowledge.kblint import dependency_closure
     check_options(options or {})
     kb = load_kb(kb_dir)
     t0 = time.time()
@@ -1181,7 +1181,7 @@ def reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, quest
     folder and each entry's definition (a later `--rules` reuses the count of every rule whose
     network — itself and what it rests on — is unchanged)."""
     import pathlib
-    from liuren.rules.kbload import packaged_kb_dir
+    from liuren.knowledge.kbload import packaged_kb_dir
     root = str(pathlib.Path(kb_dir or packaged_kb_dir()).resolve())
     space = json.dumps([str(months), daynight, sorted((options or {}).items()), days, question, bool(wide),
                         bool(questions), question_boards], ensure_ascii=False)
@@ -1230,7 +1230,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
        others are judged, the broader ones by a network of what they rest on over the space,
        the narrower ones listed as not compared.
     Findings are those that name one of the entries."""
-    from liuren.rules.kblint import dependency_graph
+    from liuren.knowledge.kblint import dependency_graph
     ids = list(dict.fromkeys(ids))
     bad = [x for x in ids if x not in kb.entries]
     if bad:
@@ -1615,7 +1615,7 @@ def html_report(rep, all_=False):
 def last_run_path():
     """Where the last full run is kept for the web app's /audit page (the cache folder)."""
     import pathlib
-    from liuren.rules import cache
+    from liuren.knowledge import cache
     return pathlib.Path(cache.cache_dir()) / "audit" / "last.json"
 
 

@@ -3,7 +3,7 @@ with the derivation's verses (`liuren cast`), and the one-line lesson of `liuren
 from __future__ import annotations
 
 from liuren.i18n import DEFAULT, NOTES, word
-from liuren.rules.kbload import cite
+from liuren.knowledge.kbload import cite
 from liuren.casting.symbols import BRANCHES, bi
 from liuren.explain.steps import step_text
 

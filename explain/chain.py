@@ -155,7 +155,7 @@ def how(g, key, _depth=0, _targets=None, kb=None):
     if not targets:
         return None
     if kb is None:
-        from liuren.rules.kbload import load_kb
+        from liuren.knowledge.kbload import load_kb
         kb = load_kb(g.graph.get("kb") or None)
     first = g.nodes[targets[0]]
     before = ancestors(g, targets)

@@ -1,5 +1,5 @@
 """A rule's conditions in words, as a rule page shows them, read off the condition model
-(liuren.rules.meaning) — the same model WHY-NOT reads its board lines from, so a page, its words and
+(liuren.knowledge.meaning) — the same model WHY-NOT reads its board lines from, so a page, its words and
 its WHY-NOT say one thing.
 
 For each way through the entry's condition (one per path through `any:`), the model gives the facts
@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from liuren.rules.conditions import VAR_RE, expand_macros
+from liuren.knowledge.conditions import VAR_RE, expand_macros
 
 # what a variable is called by the field it fills, when nothing more is known of it
 KIND_NAMES = {"支": "某支", "天": "某支", "地": "某支", "上": "某支", "下": "某支", "對": "某支", "甲": "某支",
@@ -66,7 +66,7 @@ def _is_var(x):
 
 
 def _fact_words(k, kb):
-    from liuren.rules.facts import BUILTIN_FACTS
+    from liuren.knowledge.facts import BUILTIN_FACTS
     tpl = BUILTIN_FACTS.get(k, {}).get("text") or kb.fact_text.get(k)
     if k in kb.tables:
         tpl = kb.tables[k].meta.get("text") or tpl
@@ -382,7 +382,7 @@ def _rule_of(kb, entry):
 
 def way_lines(kb, entry, ref=None):
     """[[line] per way] of an entry from the model (its direct form: another rule read as 已成)."""
-    from liuren.rules.meaning import meaning_of
+    from liuren.knowledge.meaning import meaning_of
     m = meaning_of(kb)
     rule, _ = _rule_of(kb, entry)
     if rule is None:
@@ -425,7 +425,7 @@ def conditions_in_words(kb, entry, links=False):
 
 def _placement(kb, rule, entry):
     """「依「刑沖破害合」讀 日干」: the places a placement reads and the tables it reads them in."""
-    from liuren.rules.meaning import meaning_of
+    from liuren.knowledge.meaning import meaning_of
     m = meaning_of(kb)
     ways = m.requirement(entry.id if entry.id in m.entries else rule.id)
     places = []
@@ -462,8 +462,8 @@ def segments(text, kb, lang="zh"):
 
 def then_in_words(kb, entry):
     """What a rule asserts (its `then:`), in words, its variables named as its conditions name them."""
-    from liuren.rules.conditions import then_facts
-    from liuren.rules.meaning import meaning_of
+    from liuren.knowledge.conditions import then_facts
+    from liuren.knowledge.meaning import meaning_of
     then = entry.meta.get("then")
     if not then:
         return []

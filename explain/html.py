@@ -16,7 +16,7 @@ from liuren.i18n import is_rendering
 from liuren.explain import words as L
 from liuren.explain.imagery import imagery, imagery_text
 from liuren.explain.steps import step_name, step_text
-from liuren.rules.kbload import cite
+from liuren.knowledge.kbload import cite
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -283,7 +283,7 @@ def gate_note(kb, board, f, lang="zh"):
     """A 課體 named after a gate the cast did not take (比用格 on a board whose 三傳 came by 涉害):
     one line saying why it is listed — its conditions are those of the gate the cast took, and the
     gate in its name is the book's other choice of the 用神, not how this 三傳 was cast."""
-    from liuren.rules.kblint import GATES
+    from liuren.knowledge.kblint import GATES
     if f.kind != "課體":
         return None
     t = board.transmissions
@@ -303,7 +303,7 @@ def findings(kb, r, keep=None, lang="zh"):
     `question:`, or a question's `methods:`) is shown only when that question is asked.  Where a
     type is read by several criteria (`group_by`) and they give one subject different values,
     the line says so: the books' two views."""
-    from liuren.rules.judging import FactText
+    from liuren.rules.trace import FactText
     texts = FactText(kb)
     asked = r.question
     method_rules = {}
@@ -383,7 +383,7 @@ def chain_graph(g, key, lang="zh"):
     """The chain's sub-graph of the trace (the firings of `key`, those they rest on, those that
     defeat it, their premises and conclusions, the casting steps when the 三傳 is used) as
     cytoscape elements.  Read off the trace with explain.chain's own walks."""
-    from liuren.rules.kbload import cite
+    from liuren.knowledge.kbload import cite
     from liuren.explain.chain import ancestors, firing_nodes
     targets = firing_nodes(g, key)
     if not targets:
@@ -443,7 +443,7 @@ def chain_graph(g, key, lang="zh"):
 
 
 def _kb_of(g):
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     try:
         return load_kb(g.graph.get("kb") or None)
     except Exception:               # words for the panel only: the graph is drawn without them
@@ -505,13 +505,13 @@ def _render(name, **ctx):
 
 def board_html(board, lang="zh"):
     """A cast board as HTML (Board._repr_html_), read with the installed KB's 類相 and names."""
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     return _render("_square.html", b=board_parts(load_kb(None), board, lang), w=L.WORDS[lang], lang=lang)
 
 
 def judgment_html(r, lang="zh"):
     """A judgment as HTML (Judgment._repr_html_): the board beside the judgments by kind."""
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     kb = r.kb if r.kb is not None else load_kb(None)
     w = L.WORDS[lang]
     board = env().get_template("_square.html").render(b=board_parts(kb, r.board, lang), w=w, lang=lang)

@@ -27,8 +27,8 @@ from liuren.casting.symbols import BRANCHES, JIAZI
 from liuren.errors import InputError
 from liuren.explain import audit as A
 
-try:                             # the shared board space (rules/space.py): what it fixes and varies
-    from liuren.rules import space as SPACE
+try:                             # the shared board space (knowledge/space.py): what it fixes and varies
+    from liuren.knowledge import space as SPACE
 except ImportError:              # pragma: no cover — before it exists, the base boards alone
     SPACE = None
 
@@ -60,7 +60,7 @@ class Index:
         self.per_lesson = layout.get("per_lesson", BASE_PER_LESSON)
         self.slot_dims = tuple(layout.get("slot_dims", (None,) * BASE_PER_LESSON))
         self.extras = layout.get("extras", ())          # lesson -> (the extra boards' changes from its base, …)
-        self.dims = tuple(layout.get("dims", ()))       # the dimensions varied (rules/space.py)
+        self.dims = tuple(layout.get("dims", ()))       # the dimensions varied (knowledge/space.py)
         self.reads = layout.get("reads", {})            # rule id -> the dimensions it reads (its conditions)
         self.changes_with = layout.get("changes_with", {})   # entry -> dimensions its firings change with
         self.layout_masks = layout.get("masks", {})     # month / daynight masks (extra boards included)
@@ -125,24 +125,24 @@ class Index:
 
 
 def kb_root(kb_dir=None):
-    from liuren.rules.kbload import packaged_kb_dir
+    from liuren.knowledge.kbload import packaged_kb_dir
     return pathlib.Path(kb_dir) if kb_dir else packaged_kb_dir()
 
 
 def firing_digest(root):
     """What decides which rules fire on a board of the space: the KB's files (paths and bytes), the
     code of casting and rules (and of this walk), Python's and experta's versions.  Like the
-    networks' key (rules.cache.kb_digest), but without the code above the rules (the queries, the
+    networks' key (knowledge.cache.kb_digest), but without the code above the rules (the queries, the
     front-ends), which changes what is shown, never what fires."""
     import importlib.util
-    from liuren.rules.kbload import kb_files
+    from liuren.knowledge.kbload import kb_files
     h = hashlib.sha256(f"{KIND}|{FORMAT}|{sys.version}".encode())
     try:
         h.update(pathlib.Path(importlib.util.find_spec("experta").origin).read_bytes())
     except Exception:  # noqa: BLE001 — not found: the rest says enough
         pass
     code = []
-    for pkg in ("liuren.casting", "liuren.rules"):
+    for pkg in ("liuren.casting", "liuren.knowledge", "liuren.rules"):
         folder = pathlib.Path(importlib.util.find_spec(pkg).origin).resolve().parent
         code += sorted(p for p in folder.rglob("*.py") if p.name not in NOT_FIRING)
     code += [pathlib.Path(A.__file__).resolve(), pathlib.Path(__file__).resolve()]
@@ -167,14 +167,14 @@ def index_key(kb_dir=None, options=None, question=None, days=60):
 
 def cached_index(kb_dir=None, options=None, question=None, days=60):
     """The index from the cache, or None."""
-    from liuren.rules import cache
+    from liuren.knowledge import cache
     ix = cache.read(KIND, index_key(kb_dir, options, question, days))
     return ix if isinstance(ix, Index) else None
 
 
 def get_index(kb_dir=None, options=None, question=None, days=60, progress=True, procs=None):
     """The index from the cache, else built now (in parallel, with a progress bar) and cached."""
-    from liuren.rules import cache
+    from liuren.knowledge import cache
     key = index_key(kb_dir, options, question, days)
     ix = cache.read(KIND, key)
     if isinstance(ix, Index):
@@ -213,7 +213,7 @@ class _PlaceWalk(A._Walk):
 
     def judge(self, i, board, incremental):
         from liuren.casting.cast import cast
-        from liuren.rules.facts import board_facts
+        from liuren.knowledge.facts import board_facts
         question = board.get("question")
         eng = A._W["eng"] if question is None else A._question_engine(question)
         if not incremental or eng is not A._W.get("last_engine"):
@@ -295,7 +295,7 @@ def _bitmap(n, indices):
 def space_layout(kb, days, options, question):
     """The boards of the index in order, as (bit, cast() arguments), and its layout: the base
     boards of each lesson, then an extra board per varied value of each dimension some rule reads
-    (rules/space.py), each lesson's block padded to whole bytes."""
+    (knowledge/space.py), each lesson's block padded to whole bytes."""
     if SPACE is None:
         boards = A.board_space("all", "both", options, days, question)
         return list(enumerate(boards)), {}
@@ -334,7 +334,7 @@ def space_layout(kb, days, options, question):
 
 def build_index(kb_dir=None, options=None, question=None, days=60, progress=True, procs=None):
     from liuren.casting.cast import cast, check_options
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     options = dict(options or {})
     check_options(options)
     kb = load_kb(str(kb_dir) if kb_dir else None)
@@ -394,7 +394,7 @@ def build_index(kb_dir=None, options=None, question=None, days=60, progress=True
 
 def changes_with(bits, layout, days):
     """{entry: dimensions} whose extra boards fire otherwise than their lesson's base board (the
-    one they were made from: month and 晝夜 cycling with the lesson, rules/space.py): what the
+    one they were made from: month and 晝夜 cycling with the lesson, knowledge/space.py): what the
     base boards fix changes where the entry fires — observed, beside what its conditions read."""
     P, slot_dims = layout["per_lesson"], layout["slot_dims"]
     spans = {}

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 
-from liuren.rules.conditions import VAR_RE, expand_macros
+from liuren.knowledge.conditions import VAR_RE, expand_macros
 
 # fields of the board's facts in words, for the line's subject (zh, ja)
 FIELD_WORDS = {
@@ -255,7 +255,7 @@ def entry_lines(kb, entry, rule, pre, fb, variants=None, lang="zh"):
 
 
 # ------------------------------------------------------------------ on the condition model
-# Since the condition model (liuren.rules.meaning) exists, a WHY-NOT's board lines are read off it:
+# Since the condition model (liuren.knowledge.meaning) exists, a WHY-NOT's board lines are read off it:
 # check_on(entry, the board's facts) gives, way by way, each read with the board's value there and
 # the values needed.  The derivation above stays for what the model does not cover (a 底本 variant's
 # own `when:`, or an entry the model has no way for).
@@ -289,7 +289,7 @@ def _needs_words(needs, lang):
 def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
     """The board-value lines of the way that comes nearest (fewest reads failed), from the model;
     None when the model has no way for the entry."""
-    from liuren.rules.meaning import meaning_of
+    from liuren.knowledge.meaning import meaning_of
     m = meaning_of(kb)
     if entry_id not in m.entries:
         return None

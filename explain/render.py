@@ -9,7 +9,7 @@ import html
 import json
 
 from liuren.i18n import DEFAULT, is_rendering, label_of, name_of, word
-from liuren.rules.judging import cite
+from liuren.knowledge.kbload import cite
 from liuren.explain.words import WORDS
 
 # the language of the report being rendered (set by the RENDER functions, and by in_lang): a

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import string
 
-from liuren.rules.compile import TEST_FUNCS, expand_macros
-from liuren.rules.facts import BUILTIN_FACTS
+from liuren.knowledge.conditions import expand_macros
+from liuren.rules.compile import TEST_FUNCS
+from liuren.knowledge.facts import BUILTIN_FACTS
 from liuren.rules.judging import _sources
-from liuren.rules.kbload import VAR_RE, load_kb
+from liuren.knowledge.kbload import VAR_RE, load_kb
 
 BUDGET = 50000
 

@@ -47,7 +47,7 @@ def fired_in_json(out):
 # ---------------------------------------------------------------------------- a KB to edit
 def copy_kb(dest):
     """A copy of the installed KB at dest (a path); the path."""
-    from liuren.rules.kbload import packaged_kb_dir
+    from liuren.knowledge.kbload import packaged_kb_dir
     shutil.copytree(packaged_kb_dir(), dest)
     return dest
 

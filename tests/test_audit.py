@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from liuren.cli.main import main
-from liuren.rules.kbload import packaged_kb_dir
+from liuren.knowledge.kbload import packaged_kb_dir
 from liuren.explain.audit import audit
 
 PLANTED = """\
@@ -264,9 +264,9 @@ def test_variant_cones_give_what_whole_networks_give():
     # other rules derived; that must give the very firing sets a whole network compiled with the
     # variant gives.  A rule variant, table-row variants with small and large cones, and one
     # that no rule of this network reads.
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     from liuren.explain.audit import _cone, variant_effects
-    from liuren.rules.judging import engine_for
+    from liuren.rules.engines import engine_for
     kb = load_kb(None)
     picked = {"dq09-sanjiao", "j2c-shiqi-xing-shishi", "jz-tianer", "sha-xing", "lx-tianwen"}
     eng = engine_for()

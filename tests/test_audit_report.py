@@ -9,7 +9,7 @@ import pytest
 
 from liuren.cli.main import main
 from liuren.explain.audit import audit, judge_argv
-from liuren.rules.kbload import packaged_kb_dir
+from liuren.knowledge.kbload import packaged_kb_dir
 
 from test_audit import PLANTED
 
@@ -241,7 +241,7 @@ def test_rules_mode_reuses_a_saved_run_for_what_the_edit_cannot_move(kb, rep, tm
     full = audit(str(k2), **dict(kw, rules=None))
     save_run(full, saved)
     (k2 / "planted.yaml").write_text(text.replace("name: 課體凶", "name: 課體凶之三"), encoding="utf-8")
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     load_kb.cache_clear()
     two = audit(str(k2), prior=str(saved), **kw)
     assert two["counts_reused"] < one["counts_reused"] or "t-kt" not in one["met"]

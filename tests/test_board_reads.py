@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from liuren.casting.symbols import BRANCHES, JIAZI
 from liuren.explain import html as H
-from liuren.rules.kblint import GATES
+from liuren.knowledge.kblint import GATES
 from liuren.web.app import create_app
 
 
@@ -191,7 +191,7 @@ def test_a_finding_read_by_several_criteria_is_one_line():
     import re as _re
     from liuren import cast, judge
     from liuren.explain import html as H
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     kb = load_kb(None)
     grouped = {d["show"] for d in kb.declared.values() if d.get("show") and d.get("group_by")}
     assert grouped
@@ -210,7 +210,7 @@ def test_a_finding_read_by_several_criteria_is_one_line():
 def test_the_cli_says_why_a_keti_of_another_gate_is_listed(capsys):
     """The CLI prints the page's line under a 課體 named after a gate the cast did not take."""
     from liuren.cli.main import main
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     from liuren import cast, judge
     kb = load_kb(None)
     rnd = random.Random(5)

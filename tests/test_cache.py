@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from liuren.rules.kbload import packaged_kb_dir
+from liuren.knowledge.kbload import packaged_kb_dir
 from helpers import fired_in_json
 
 BOARD = ["--day", "丁卯", "--on", "亥加丑", "--month", "壬寅"]

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from liuren.rules import cache
+from liuren.knowledge import cache
 from helpers import fired_in_json
 
 BOARD = ["--day", "丁卯", "--on", "亥加丑", "--month", "壬寅"]

@@ -4,7 +4,7 @@ stands for (the place it is read at, or 某支, 某干 …)."""
 import pytest
 
 from liuren.explain.conditions import conditions_in_words
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 
 
 @pytest.fixture(scope="module")

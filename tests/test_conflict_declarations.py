@@ -10,7 +10,7 @@ import re
 import pytest
 
 from liuren import judge
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 
 KB = load_kb()
 TABLE = KB.tables["declared-conflicts"]

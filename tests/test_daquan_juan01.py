@@ -9,7 +9,7 @@ import pytest
 
 from liuren.casting.cast import generals
 from liuren.casting.symbols import BRANCHES, JIAZI
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEEDS = pathlib.Path(os.environ.get("LIUREN_SEEDS") or ROOT.parent / "shared" / "seeds")

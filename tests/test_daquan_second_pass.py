@@ -185,7 +185,7 @@ DETECTOR = [("dq11-fa014", "乙丑", "子加子", "丙寅"), ("dq11-fa017", "癸
 def test_detector_board_is_met_or_its_reading_recorded(rule, day, on_, month):
     # widened where the passage supports it; otherwise the wider reading is the rule's alternative,
     # naming the board, with the reason
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     meta = load_kb().entries[rule].meta
     if any(rule in f for f in (on(day, on_, month=month, night=n) for n in (True, False))):
         return

@@ -11,9 +11,10 @@ from liuren import judge
 from liuren.cli.main import main
 from liuren.rules.compile import build
 from liuren.errors import RunawayError
-from liuren.rules.facts import board_facts
-from liuren.rules.judging import Recorder, engine_for
-from liuren.rules.kbload import load_kb, packaged_kb_dir
+from liuren.knowledge.facts import board_facts
+from liuren.rules.engines import engine_for
+from liuren.rules.judging import Recorder
+from liuren.knowledge.kbload import load_kb, packaged_kb_dir
 from liuren.casting.symbols import BRANCHES, JIAZI
 
 

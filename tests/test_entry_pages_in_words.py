@@ -10,7 +10,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 from liuren.web.app import create_app
 
 KB = load_kb()

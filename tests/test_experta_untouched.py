@@ -157,11 +157,11 @@ def test_experta_unchanged_and_a_stock_engine_fires_the_same(tmp_path):
         load_all()
         before = snapshot()
         from liuren import judge
-        from liuren.rules import judging
+        from liuren.rules import engines
         boards = [dict(day="丁卯", on="亥加丑"), dict(day="甲子", on="子加子", month="丙寅"),
                   dict(day="庚午", on="巳加寅", night=True, year="丙午", born=1990, sex="m")]
         fired = [len(judge(b).fired) for b in boards]
-        judging._engine.cache_clear()           # the network again, from the cache this time
+        engines._engine.cache_clear()           # the network again, from the cache this time
         again = [len(judge(b).fired) for b in boards]
         assert fired == again, (fired, again)
         load_all()

@@ -84,7 +84,7 @@ def test_why_not_near_miss():
 def test_why_not_question_rule_note():
     """A rule of one question (入占), asked about a board judged without that question: its WHY-NOT
     says which question it belongs to; judged under that question, it does not."""
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     rule = next(r for r in load_kb().rules.values() if r.meta.get("question"))
     q = rule.meta["question"]
     w = why_not(judge({"day": "甲子", "on": "子加子"}).graph, rule.id)

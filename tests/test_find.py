@@ -17,7 +17,7 @@ from liuren.cli.main import main
 from liuren.explain import audit as A
 from liuren.explain import index as X
 from liuren.rules.judging import judge
-from liuren.rules.kbload import packaged_kb_dir
+from liuren.knowledge.kbload import packaged_kb_dir
 
 pytestmark = pytest.mark.xdist_group("find")
 DAYS = 1
@@ -56,9 +56,9 @@ def holds(tree, ids_of, got):
 
 
 def test_the_space_is_the_audits(ix):
-    """The index's boards are the shared space's (rules/space.py): each lesson's 24 base boards (the
+    """The index's boards are the shared space's (knowledge/space.py): each lesson's 24 base boards (the
     audit's board_space) and then its extra boards, one input changed, for each dimension some rule reads."""
-    from liuren.rules import space as SPACE
+    from liuren.knowledge import space as SPACE
     base = A.board_space("all", "both", {}, DAYS)
     assert len(base) == 288
     P = ix.per_lesson
@@ -374,7 +374,7 @@ def _judged_facts(ix, i):
     """Brute force: board i judged afresh; the facts a query may name, from its own 位/盤/傳 facts
     and the 見 and 空 facts its rules derived."""
     from liuren.casting.cast import cast
-    from liuren.rules.facts import board_facts
+    from liuren.knowledge.facts import board_facts
     b = ix.board(i)
     j = judge(b)
     seen = {(d.get("煞"), d.get("位")) for f in j.firings for d in f.new if d["t"] == "見"}

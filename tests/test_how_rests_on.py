@@ -4,7 +4,7 @@ import pytest
 
 from liuren.app import queries as Q
 from liuren.rules.judging import judge
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 
 KB = load_kb()
 CHUAN_KEYS_PREFIX = ("zeike", "biyong", "shehai", "yaoke", "maoxing", "biezhe", "bazhuan", "fuyin-", "fanyin-", "chuanfa")

@@ -4,7 +4,7 @@ import pytest
 
 from liuren.explain.words import ja_reading
 from liuren.i18n import is_rendering
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 
 KB = load_kb()
 

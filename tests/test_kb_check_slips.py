@@ -201,7 +201,7 @@ def test_examples_of_an_entry(kbcopy, capsys):
 
 def test_an_unmet_example_that_is_now_met(kbcopy, capsys):
     # an unmet example that says the book has it fire, turned into a board on which it fires
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     from liuren.rules.kbexamples import check_examples
     kb, errors = load_kb.__wrapped__(str(kbcopy), collect=True)
     assert not errors

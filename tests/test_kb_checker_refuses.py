@@ -1,6 +1,7 @@
 """Issue 29 §6: what `liuren kb check` accepted and now refuses, each in one line naming the file:
 a ¶ past the end of its seed, a seed file that does not exist, two questions that include each
-other, a misspelled position inside `test: {in: [...]}`; and a KB file that is not a regular file
+other, a misspelled position inside `test: {in: [...]}`, a negation cycle through a rule only a
+question brings out; and a KB file that is not a regular file
 (a FIFO, a link to an endless device) is refused at once, never read forever."""
 import os
 import subprocess
@@ -34,7 +35,7 @@ def test_a_source_outside_its_seed(kbcopy, new, words):
 
 
 def test_the_installed_books_give_their_paragraph_counts():
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     books = load_kb().books
     assert books and all(isinstance(b.get("paras"), int) and b["paras"] > 1 for b in books.values())
 
@@ -43,6 +44,29 @@ def test_two_questions_that_include_each_other(kbcopy):
     edit(kbcopy, "yinhe/base.yaml", "  name: 占病\n  source:\n", "  name: 占病\n  includes: [占妻病]\n  source:\n")
     code, err = check(kbcopy)
     assert code == 2 and "占病" in err and "占妻病" in err and "include" in err, err[-2000:]
+
+
+def test_a_negation_cycle_through_a_question_only_rule(kbcopy):
+    # 天醫作虎鬼格 is brought out only by 占病; made to wait for 制鬼之位乃良醫 not to be judged,
+    # which waits in turn for it not to be: a cycle in 占病's network alone, not in the network
+    # of no question that kb check compiles first
+    rel = "daquan/juan12-d-068-076.yaml"
+    edit(kbcopy, rel, "      - 問: {問: 占病}\n      - 日: {干: $g}\n      - 時令: {月建: $y}\n",
+         "      - 問: {問: 占病}\n      - not: {判: {規: dq12-fa068}}\n      - 日: {干: $g}\n      - 時令: {月建: $y}\n")
+    edit(kbcopy, rel, "      - 克: [$k, $g]\n      - not: {空: {支: $k}}\n",
+         "      - 克: [$k, $g]\n      - not: {空: {支: $k}}\n      - not: {判: {規: dq12-tianyi-hugui}}\n")
+    code, err = check(kbcopy)
+    assert code == 2 and "asking 占病" in err and "negate each other in a cycle" in err, err[-2000:]
+    assert "dq12-fa068" in err and "dq12-tianyi-hugui" in err and rel in err, err[-2000:]
+
+
+def test_a_question_only_rule_negating_without_a_cycle_is_accepted(kbcopy):
+    # the same question-only rule waiting for the other not to be judged, with no way back: stratified
+    rel = "daquan/juan12-d-068-076.yaml"
+    edit(kbcopy, rel, "      - 問: {問: 占病}\n      - 日: {干: $g}\n      - 時令: {月建: $y}\n",
+         "      - 問: {問: 占病}\n      - not: {判: {規: dq12-fa068}}\n      - 日: {干: $g}\n      - 時令: {月建: $y}\n")
+    code, err = check(kbcopy)
+    assert "negate each other" not in err, err[-2000:]
 
 
 def test_a_misspelled_position_inside_a_test(kbcopy):

@@ -9,7 +9,8 @@ import zlib
 import pytest
 
 from liuren import cast
-from liuren.rules.kbload import entries_needing_examples, load_kb
+from liuren.knowledge.kbload import load_kb
+from liuren.knowledge.validate import entries_needing_examples
 from liuren.casting.symbols import BRANCHES, JIAZI
 import helpers
 

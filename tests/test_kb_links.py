@@ -6,7 +6,7 @@ import json
 import pytest
 
 from liuren import judge
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 
 KB = load_kb()
 
@@ -70,8 +70,8 @@ import textwrap
 
 from liuren.cli.main import main
 from liuren.errors import KBError
-from liuren.rules.kblint import PENDING, duplicate_tables, stale_missing_notes
-from liuren.rules.kbload import packaged_kb_dir
+from liuren.knowledge.kblint import PENDING, duplicate_tables, stale_missing_notes
+from liuren.knowledge.kbload import packaged_kb_dir
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

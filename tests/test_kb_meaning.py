@@ -1,5 +1,5 @@
-"""What each condition means (rules.meaning) and the static checks of `liuren kb check` over it
-(rules.kbstatic): the model's API on real rules, each fault injected into a copy of the KB and
+"""What each condition means (knowledge.meaning) and the static checks of `liuren kb check` over it
+(knowledge.kbstatic): the model's API on real rules, each fault injected into a copy of the KB and
 named by `kb check` with file and line, and the findings of today's KB."""
 import re
 import shutil
@@ -7,8 +7,8 @@ import shutil
 import pytest
 
 from liuren.cli.main import main
-from liuren.rules.kbload import load_kb, packaged_kb_dir
-from liuren.rules.meaning import meaning_of
+from liuren.knowledge.kbload import load_kb, packaged_kb_dir
+from liuren.knowledge.meaning import meaning_of
 
 
 @pytest.fixture(scope="module")
@@ -256,7 +256,7 @@ def test_todays_kb(kb):
     """No error in today's KB, and nothing pending (kbstatic.PENDING is empty): every same-book
     duplicate is settled — the nine pairs of issue 27 §2 declared as "the book says both", each
     by a row quoting its passage."""
-    from liuren.rules.kbstatic import PENDING, static_findings
+    from liuren.knowledge.kbstatic import PENDING, static_findings
     found = static_findings(kb)
     assert not [f.text() for f in found if f.severity == "error"]
     assert PENDING == frozenset()
@@ -275,7 +275,7 @@ def test_todays_kb(kb):
 
 
 def test_no_same_rows_twice(kb):
-    from liuren.rules.kblint import duplicate_tables
+    from liuren.knowledge.kblint import duplicate_tables
     assert duplicate_tables(kb) == []
 
 

@@ -21,8 +21,9 @@ import pytest
 import yaml
 
 from liuren.cli.main import main
-from liuren.rules import kbload
-from liuren.rules.kbload import _Loader, packaged_kb_dir
+from liuren.knowledge import kbload
+from liuren.knowledge.kbload import packaged_kb_dir
+from liuren.knowledge.kbyaml import _Loader
 
 SEED = 11
 N = 120

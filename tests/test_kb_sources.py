@@ -13,7 +13,7 @@ import pathlib
 
 import pytest
 
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 from helpers import in_ci
 
 SEEDS = pathlib.Path(os.environ.get("LIUREN_SEEDS")

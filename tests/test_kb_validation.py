@@ -9,7 +9,7 @@ import pytest
 
 from liuren.cli.main import main
 from liuren.errors import KBError
-from liuren.rules.kbload import load_kb, packaged_kb_dir
+from liuren.knowledge.kbload import load_kb, packaged_kb_dir
 
 GOOD_RULE = """\
 rules:

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from liuren.cli.main import main
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 
 KB = load_kb()
 KANA = re.compile(r"[\u3040-\u30fa\u30fc-\u30ff]")       # kana (not ・, which Chinese texts use too)

@@ -58,9 +58,11 @@ def test_the_layers_contracts_hold(tree):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
     assert "0 broken" in p.stdout
-    # the contracts are the ones the layers are: casting → rules → explain → app → front-ends
-    assert "Layers: casting → rules → explain → app → front-ends" in p.stdout
-    assert "The front-ends reach the casting and the rules only through" in p.stdout and "5 kept" in p.stdout
+    # the contracts are the ones the layers are: casting → knowledge → rules → explain → app → front-ends
+    out = " ".join(p.stdout.split())            # lint-imports wraps long names at the console's width
+    assert "Layers: casting → knowledge → rules → explain → app → front-ends" in out
+    assert "The front-ends reach the casting, the knowledge base and the rules only through" in out
+    assert "without the rule engine: no experta" in out and "6 kept" in out
 
 
 def test_a_front_end_reaching_into_the_rules_breaks_the_contract(tree, tmp_path):
@@ -73,6 +75,19 @@ def test_a_front_end_reaching_into_the_rules_breaks_the_contract(tree, tmp_path)
     p = subprocess.run([_lint_imports(), "--config", str(ROOT / "pyproject.toml")], cwd=planted,
                        env=_env((planted, tree[1])), capture_output=True, text=True, timeout=300)
     assert p.returncode != 0 and "liuren.web.views -> liuren.rules.judging" in p.stdout, p.stdout[-3000:]
+
+
+def test_the_knowledge_base_reaching_into_the_engine_breaks_the_contract(tree, tmp_path):
+    # the engine reads the knowledge base, never the reverse: one import of the engine, inside a
+    # function of the KB's loader, is refused
+    planted = tmp_path / "tree"
+    shutil.copytree(tree[0], planted)
+    kbload = planted / "liuren" / "knowledge" / "kbload.py"
+    kbload.write_text(kbload.read_text(encoding="utf-8") + "\n\ndef _reach():\n    from liuren.rules import compile\n"
+                      "    return compile\n", encoding="utf-8")
+    p = subprocess.run([_lint_imports(), "--config", str(ROOT / "pyproject.toml")], cwd=planted,
+                       env=_env((planted, tree[1])), capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0 and "liuren.knowledge.kbload -> liuren.rules.compile" in p.stdout, p.stdout[-3000:]
 
 
 def test_the_application_door_opens_on_every_name():

@@ -15,7 +15,7 @@ from helpers import run_python
 # Memos of generated code, keyed on their whole input, that may only grow: the fact class of a
 # fact type (one per process: the alpha network dispatches on it), the beta network's generated
 # activations per shape, and the one-of tests per value set.  Each is documented where defined.
-MEMOS = {("liuren.rules.beta", "_FACTORIES"), ("liuren.rules.compile", "_FACT_CLASSES"),
+MEMOS = {("liuren.rules.beta", "_FACTORIES"), ("liuren.rules.runtime", "_FACT_CLASSES"),
          ("liuren.rules.compile", "_ONE_OF")}
 
 SNAPSHOT = textwrap.dedent('''
@@ -72,7 +72,8 @@ def test_judge_leaves_the_process_as_it_found_it(tmp_path, cached):
 
 def test_casting_alone_does_not_load_the_rule_engine(tmp_path):
     code = ("import sys, liuren\nb = liuren.cast(day='丁卯', on='亥加丑')\nb._repr_html_()\n"
-            "print(sorted(m for m in sys.modules if m == 'experta' or m.startswith(('experta.', 'liuren.rules.judging', 'liuren.rules.compile'))))")
+            "print(sorted(m for m in sys.modules if m == 'experta' or m.startswith(('experta.', 'liuren.rules.judging', 'liuren.rules.compile', "
+            "'liuren.rules.runtime', 'liuren.rules.engines'))))")
     assert run_python(code, tmp_path).stdout.strip() == "[]"
 
 
@@ -84,7 +85,7 @@ def test_importing_the_rules_changes_no_other_module(tmp_path):
 
 def test_no_cache_is_not_written_into_the_environment(monkeypatch, capsys):
     from liuren.cli.main import main
-    from liuren.rules import cache
+    from liuren.knowledge import cache
     monkeypatch.delenv("LIUREN_NO_CACHE", raising=False)
     env = dict(os.environ)
     assert main(["--no-cache", "cast", "--day", "丁卯", "--on", "亥加丑"]) == 0
@@ -95,7 +96,7 @@ def test_no_cache_is_not_written_into_the_environment(monkeypatch, capsys):
 @pytest.mark.parametrize("value,on", [("0", True), ("", True), ("false", True), ("no", True),
                                       ("1", False), ("true", False), ("yes", False)])
 def test_liuren_no_cache_values(monkeypatch, value, on):
-    from liuren.rules import cache
+    from liuren.knowledge import cache
     monkeypatch.setenv("LIUREN_NO_CACHE", value)
     assert cache.enabled() is on
 
@@ -134,7 +135,7 @@ def test_the_render_language_is_per_thread():
 def test_memos_follow_liuren_kb(tmp_path, monkeypatch):
     """load_kb(), core() and the network are kept per folder: a change of $LIUREN_KB is seen."""
     from liuren.casting.tables import core
-    from liuren.rules.kbload import load_kb, packaged_kb_dir
+    from liuren.knowledge.kbload import load_kb, packaged_kb_dir
     default = load_kb()
     kb = tmp_path / "kb"
     shutil.copytree(packaged_kb_dir(), kb)

@@ -82,6 +82,6 @@ def test_gates_are_one_list():
     from liuren.app import find as F
     from liuren.app import findexpr as FE
     from liuren.casting.symbols import GATES
-    from liuren.rules import kblint
+    from liuren.knowledge import kblint
     assert FE.GATES is GATES and F.GATES is GATES and kblint.GATES is GATES and P.GATES is GATES
     assert len(GATES) == 9

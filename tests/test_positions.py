@@ -6,7 +6,7 @@ import pytest
 
 from liuren import cast
 from liuren import judge
-from liuren.rules.facts import PLATE_OF_POSITION
+from liuren.knowledge.facts import PLATE_OF_POSITION
 from liuren.casting.symbols import BRANCHES, JIAZI
 
 GENERALS = set("貴人 螣蛇 朱雀 六合 勾陳 青龍 天空 白虎 太常 玄武 太陰 天后".split())
@@ -62,7 +62,7 @@ def test_the_issue_board():
 
 def test_positions_know_their_plate():
     b = cast(day="丁卯", on="巳加子")
-    from liuren.rules.facts import board_facts
+    from liuren.knowledge.facts import board_facts
     pos = {d["位"]: d for d in board_facts(b) if d["t"] == "位"}
     assert (pos["日干"]["盤"], pos["日干"]["支"], pos["日干"]["天"], pos["日干"]["地"]) == ("地", "未", "子", "未")
     assert (pos["干上"]["盤"], pos["干上"]["天"], pos["干上"]["地"]) == ("天", "子", "未")

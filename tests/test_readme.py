@@ -49,7 +49,7 @@ def test_readme_example(cmd, shown, capsys):
 def test_every_unmet_book_example_is_listed():
     # issue 13: the book's worked examples this KB does not reproduce are listed in the README,
     # each with its 卷 and ¶ and the entry it belongs to
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     vol = {"107": "卷七", "108": "卷八", "109": "卷九", "110": "卷十", "111": "卷十一", "112": "卷十二"}
     rows = [line for line in README.splitlines() if line.startswith("| 卷")]
     unmet = [(e, b) for e in load_kb().entries.values() for b in (e.meta.get("examples") or {}).get("unmet") or []]
@@ -64,7 +64,7 @@ def test_every_unmet_book_example_is_listed():
 def test_the_counts_it_gives_are_the_kbs():
     """README's opening paragraph gives the KB's size: it is the KB's (the performance notes give
     the size of the KB they measured, with their date)."""
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     kb = load_kb(None)
     rules = len(kb.rules)
     rows = sum(1 for t in kb.tables.values() for r in t.rows if r.id)

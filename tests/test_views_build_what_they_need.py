@@ -14,7 +14,7 @@ from liuren import judge
 from liuren.app.queries import explain
 from liuren.explain.chain import how
 from liuren.explain.whynot import why_not
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 
 BOARD = ["--day", "丁卯", "--on", "亥加丑"]
 

@@ -387,7 +387,7 @@ def test_bad_input_gets_the_cli_message(client, capsys, query, argv):
     page = client.get("/board?" + query)
     assert page.status_code == 400
     from liuren.explain.words import error_text        # a page says it in its language, fields in words
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     kb = load_kb()                                      # and the entries it suggests by their names
     said = re.sub(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+", lambda m: kb.entries[m.group(0)].name if m.group(0) in kb.entries
                   else m.group(0), error_text(msg, "zh"))
@@ -474,7 +474,7 @@ def test_no_server_error_for_odd_values(client):
 
 # --------------------------------------------------------------------------- the engine and the lock
 def test_engine_is_built_once(app, client):
-    from liuren.rules.judging import _engine
+    from liuren.rules.engines import _engine
     client.get("/board?" + BOARD)
     before = _engine.cache_info().misses
     for q in ("day=甲子&on=子加子", "day=乙丑&on=寅加卯&month=丙寅", BOARD):
@@ -567,7 +567,7 @@ def test_the_rule_box_shows_a_name_not_an_id(client):
     again = client.get("/board?" + BOARD + "&why=" + box)
     assert again.status_code == 200 and 'class="chain' in again.text
     from liuren.app.queries import find_entries
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     kb = load_kb(None)
     shared = next(e for e in kb.rules.values() if len(find_entries(kb, e.name)) > 1)
     page = client.get("/board?" + BOARD + "&why=" + shared.id).text

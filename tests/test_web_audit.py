@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from liuren.explain.audit import audit, save_run
-from liuren.rules.kbload import packaged_kb_dir
+from liuren.knowledge.kbload import packaged_kb_dir
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from test_audit import PLANTED  # noqa: E402

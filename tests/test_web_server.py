@@ -95,7 +95,7 @@ def test_eight_clients_at_once_get_the_sequential_results(server):
 def test_serve_with_a_bad_kb_is_one_line(tmp_path):
     import shutil
 
-    from liuren.rules.kbload import packaged_kb_dir
+    from liuren.knowledge.kbload import packaged_kb_dir
     bad = tmp_path / "kb"
     shutil.copytree(packaged_kb_dir(), bad)          # a whole KB (kb check names a missing core first)
     (bad / "x.yaml").write_text("rules:\n  - id: [unclosed\n", encoding="utf-8")

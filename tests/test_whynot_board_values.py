@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from liuren.app import queries as Q
 from liuren.rules.judging import judge
-from liuren.rules.kbload import load_kb
+from liuren.knowledge.kbload import load_kb
 
 KB = load_kb()
 

@@ -7,7 +7,7 @@ import pytest
 
 from liuren import judge
 from liuren.app.queries import explain
-from liuren.rules.conditions import VAR_RE, expand_macros
+from liuren.knowledge.conditions import VAR_RE, expand_macros
 
 BOARDS = [{"day": "丁卯", "on": "亥加丑", "month": "壬寅"}, {"day": "甲子", "on": "申加子", "month": "丙寅"},
           {"day": "庚午", "on": "子加寅", "month": "戊戌"}]

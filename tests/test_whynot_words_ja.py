@@ -47,7 +47,7 @@ def test_every_condition_line_in_japanese():
     「」 stay as the books write them)."""
     from liuren.explain.conditions import conditions_in_words
     from liuren.explain.words import condition_words
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     kb = load_kb()
     bad = []
     for e in kb.entries.values():

@@ -501,7 +501,7 @@ def space(ix):
 def notes(ix, ids):
     """The rules of a query whose counts depend on what the base boards fix: {id: {"changes_with":
     [dimension words], "reads": [...]}} — the dimensions whose extra boards change where it fires
-    (observed in the index), and those its conditions read (rules/space.py's reads)."""
+    (observed in the index), and those its conditions read (knowledge/space.py's reads)."""
     out = {}
     for i in ids:
         seen = [DIM_WORDS.get(d, d) for d in ix.changes_with.get(i, ())]
@@ -719,7 +719,7 @@ class Finder:
                 raise NotBuilt(self.kb_dir, options, question)
             if ix is None:
                 if check:
-                    from liuren.rules.kbload import load_kb
+                    from liuren.knowledge.kbload import load_kb
                     kb = load_kb(self.kb_dir)
                     for expr in check:
                         check_names(kb, expr)
@@ -747,7 +747,7 @@ def normalize_question(kb_dir, question):
     """A question's alias as its name; unknown → error (loads the KB)."""
     if question is None:
         return None
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     kb = load_kb(kb_dir)
     q = kb.question_aliases.get(question, question)
     if q not in kb.questions:

@@ -8,7 +8,7 @@ from liuren.errors import InputError
 from liuren.i18n import DEFAULT, label_of, name_of
 from liuren.explain.imagery import lookup_data  # noqa: F401 -- a query of both front-ends
 
-from liuren.rules.kbload import MANIFEST
+from liuren.knowledge.kbload import MANIFEST
 
 _COUNT_ORDER = ("rules", "tables", "named rows", "questions", "facts", "macros", "verses", "books", "options")
 
@@ -69,7 +69,7 @@ def book_filter(kb, wanted):
 def rules_rows(kb, kind=None, source=None, lang=DEFAULT):
     """`liuren rules list`: (id, kind, name, sources) of every rule and reported row, filtered by
     kind and by the seed it cites.  An unknown kind or seed is an error (not an empty list)."""
-    from liuren.rules.kbload import RULE_KINDS
+    from liuren.knowledge.kbload import RULE_KINDS
     if kind and kind not in RULE_KINDS:
         raise InputError(f"--kind {kind!r} is not a kind (kinds: {'、'.join(RULE_KINDS)})")
     if source:
@@ -279,7 +279,7 @@ def explain(r, key):
 def judged(kw, *, variants=None, question=None, kb=None, timeout=None):
     """Cast and judge a board (cast() keyword arguments, or a Board), the variants checked first."""
     from liuren.rules.judging import judge
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     if variants:
         check_variants(load_kb(kb), variants)
     return judge(kw, kb=kb, variants=variants or {}, question=question, timeout=timeout)
@@ -288,7 +288,7 @@ def judged(kw, *, variants=None, question=None, kb=None, timeout=None):
 def explain_rule(rule, board=None, *, question=None, variants=None, kb=None, **cast_kwargs):
     """HOW or WHY-NOT of `rule` (an id, a name, an alias or a label) on a board (a Board, or cast
     from the keyword arguments)."""
-    from liuren.rules.kbload import load_kb
+    from liuren.knowledge.kbload import load_kb
     entry = resolve_entry(load_kb(kb), rule)
     r = judged(board if board is not None else cast_kwargs, variants=variants, question=question, kb=kb)
     return explain(r, entry.id)

@@ -8,7 +8,7 @@ explain.  The experta network is not thread-safe: every judgment goes through Se
 which holds a lock for the whole run (the web app serves requests on a thread pool) and gives
 the rules a time bound.  The network of the KB chosen at start-up is compiled by Service()
 before the first request; a question's or a variant's network is compiled on the first request
-that asks for it and kept (rules.judging.engine_for).
+that asks for it and kept (rules.engines.engine_for).
 """
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ class Service:
     """The KB chosen at start-up, its compiled network, and the lock that guards it."""
 
     def __init__(self, kb=None, warm=True):
-        from liuren.rules.judging import engine_for
-        from liuren.rules.kbload import load_kb
+        from liuren.rules.engines import engine_for
+        from liuren.knowledge.kbload import load_kb
         self.kb_dir = str(kb) if kb else None
         self.kb = load_kb(self.kb_dir)
         self.lock = threading.Lock()

@@ -26,7 +26,7 @@ class Step:
         return dict(self.args)
 
     def source(self):
-        """The verse as a source {book, volume, seed, para, quote} (rules.kbload.cite prints it)."""
+        """The verse as a source {book, volume, seed, para, quote} (knowledge.kbload.cite prints it)."""
         return {"book": self.book, "volume": self.volume, "seed": self.seed, "para": self.para, "quote": self.verse}
 
     def to_dict(self):

@@ -2,7 +2,7 @@
 casting verses and the books they cite), read from kb/core/*.yaml and indexed for speed.
 
 The tables themselves are data, with their sources; the rules layer loads the same files as
-part of the whole KB (rules.kbload), with every check.  Casting reads only their rows, by
+part of the whole KB (knowledge.kbload), with every check.  Casting reads only their rows, by
 itself, so that it needs neither the KB loader nor experta.  It always uses the default
 (corrected) reading of every row.
 """
@@ -214,7 +214,7 @@ _READER = contextvars.ContextVar("liuren_core_reader", default=read_core)
 def reading_with(read):
     """Meanwhile (this thread or task), core() reads a kb/core folder through read(folder), which
     returns what read_core does: the CLI's entry point gives one that keeps the result in the
-    user's cache (rules.cache.read_core_cached), so that a judgment does not parse the YAML
+    user's cache (knowledge.cache.read_core_cached), so that a judgment does not parse the YAML
     again.  Casting stays free of the rules layer, and importing a module changes no other."""
     token = _READER.set(read)
     try:

@@ -1,6 +1,6 @@
 """The beta network after the tables are loaded: each join, negation, test and conflict-set node
 as a function made for it (engine/rete.py builds and indexes the network; this takes over once
-its static part is known, compile.BoardEngine.load_static).
+its static part is known, runtime.BoardEngine.load_static).
 
 Once the tables are in, every input of the network is one of two kinds: static (its fact types
 are tables: no token reaches it again) or dynamic (board facts, or what rules assert).
@@ -259,7 +259,7 @@ def _conflict_set(rule, node, dirty, used, activation_class):
     memory = {}
     rule_hash = hash(rule)
     Act = activation_class
-    # the agenda's key (compile._Depth.get_key), worked out here once
+    # the agenda's key (runtime._Depth.get_key), worked out here once
     salience, order = rule.salience, -rule._wrapped.order
 
     def act(token):

@@ -14,58 +14,21 @@ from __future__ import annotations
 
 import difflib
 import gc
-import functools
-import pathlib
 import weakref
 from dataclasses import dataclass, field
 
 
 from liuren.casting.board import Board
 from liuren.casting.cast import cast
-from liuren.rules.compile import build
 from liuren.errors import InputError
-from liuren.rules.facts import BUILTIN_FACTS, PLATE_OF_POSITION, board_facts
+from liuren.knowledge.facts import PLATE_OF_POSITION, board_facts
 from liuren.i18n import label_of
-from liuren.rules.kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, cite, load_kb  # noqa: F401 (cite: re-exported)
+from liuren.knowledge.kbload import CALC_OPS, JUDGMENT_KINDS, RULE_KINDS, VAR_RE, load_kb  # noqa: F401
+from liuren.rules.engines import engine_for
+from liuren.rules.trace import FactText, TraceGraph, _node_link, _plain
 from liuren.casting.symbols import BRANCHES, is_branch
 
 KIND_ORDER = RULE_KINDS
-
-
-# a network takes some 80 MB in memory: keep a few; the others are read back from the cache
-@functools.lru_cache(maxsize=12)
-def _engine(kb_dir, variants, question):
-    from liuren.rules import cache, netcache
-    kb = load_kb(kb_dir)
-    key = None
-    if getattr(kb, "digest", None):
-        import hashlib
-        key = hashlib.sha256(repr((kb.digest, str(kb.root.resolve()), variants, question)).encode()).hexdigest()
-        eng = cache.read("engine", key, netcache.engine_loader(kb))
-        if eng is not None and getattr(eng, "kb", None) is kb:
-            kb.fact_text.update(eng.fact_text_extra)      # the words of the compiler's helper facts
-            return eng
-    eng = build(kb, dict(variants), question=question)
-    eng.kb = kb
-    # the words of every helper fact this network concludes — all of them, not only those this
-    # build added to the KB's words (another network compiled first in the process may have
-    # added them already): a network read back from the cache says the same as one compiled
-    eng.fact_text_extra = {t: kb.fact_text[t] for cr in eng.compiled if cr.internal
-                           for t, _ in cr.then if t in kb.fact_text}
-    if key is not None:
-        cache.write("engine", key, eng, netcache.engine_pickler(kb))
-    return eng
-
-
-
-
-def engine_for(kb_dir=None, variants=None, question=None):
-    """The compiled engine for a KB folder (default: the installed kb/), a variant choice and a
-    question.  Built once per process per (folder, variants, question); reset per board."""
-    from liuren.rules.kbload import packaged_kb_dir
-    # keyed on the folder itself ($LIUREN_KB when none is given, as it is now), not on None
-    return _engine(str(pathlib.Path(kb_dir) if kb_dir else packaged_kb_dir()),
-                   tuple(sorted((variants or {}).items())), question)
 
 
 _KEYS = {}
@@ -184,7 +147,7 @@ def _route_key(f):
 def _kb_name(kb):
     """The KB as a trace names it: "kb" for the installed one, else its folder's name (never a path
     on the machine that judged)."""
-    from liuren.rules.kbload import packaged_kb_dir
+    from liuren.knowledge.kbload import packaged_kb_dir
     return "kb" if kb.root.resolve() == packaged_kb_dir().resolve() else kb.root.name
 
 
@@ -701,103 +664,6 @@ def _aspect(board, x, at, sha, earth, generals=None):
     if at is not None:
         d.update(at=at, plate="天")
     return d
-
-
-def _node_link(g):
-    import networkx as nx
-    return nx.node_link_data(g, edges="links")
-
-
-def _plain(d):
-    return {k: (v if isinstance(v, (str, int, float, bool)) or v is None else _plain(v) if isinstance(v, dict)
-                else [(_plain(x) if isinstance(x, dict) else x) for x in v])
-            for k, v in (d or {}).items()}
-
-
-class TraceGraph:
-    """The little of networkx's DiGraph that explain.chain and explain.whynot read (nodes with
-    their attributes, edges with theirs, predecessors and successors in the order the edges were
-    added, the graph's attributes), for a part of the trace built without importing networkx
-    (Judgment.chain_graph).  Nodes and edges are added as DiGraph adds them."""
-
-    def __init__(self, **attrs):
-        self.graph = dict(attrs)
-        self._node, self._succ, self._pred = {}, {}, {}
-        self.nodes = _NodeView(self._node)
-        self.edges = _EdgeView(self._succ)
-
-    def __contains__(self, n):
-        return n in self._node
-
-    def add_node(self, n, /, **attrs):
-        d = self._node.get(n)
-        if d is None:
-            self._node[n] = d = {}
-            self._succ[n], self._pred[n] = {}, {}
-        d.update(attrs)
-
-    def add_edge(self, u, v, /, **attrs):
-        for n in (u, v):
-            if n not in self._node:
-                self.add_node(n)
-        d = self._succ[u].get(v, {})
-        d.update(attrs)
-        self._succ[u][v] = d
-        self._pred[v][u] = d
-
-    def predecessors(self, n):
-        return iter(self._pred[n])
-
-    def successors(self, n):
-        return iter(self._succ[n])
-
-
-class _NodeView:
-    def __init__(self, nodes):
-        self._nodes = nodes
-
-    def __call__(self, data=False):
-        return iter(self._nodes.items()) if data else iter(self._nodes)
-
-    def __getitem__(self, n):
-        return self._nodes[n]
-
-    def __iter__(self):
-        return iter(self._nodes)
-
-    def __len__(self):
-        return len(self._nodes)
-
-
-class _EdgeView:
-    def __init__(self, succ):
-        self._succ = succ
-
-    def __getitem__(self, uv):
-        u, v = uv
-        return self._succ[u][v]
-
-
-class FactText:
-    """Words for a fact: built-in templates, the KB's `facts:` templates, or the table's name."""
-
-    def __init__(self, kb):
-        self.kb = kb
-
-    def __call__(self, d):
-        t = d["t"]
-        tpl = BUILTIN_FACTS.get(t, {}).get("text") or self.kb.fact_text.get(t)
-        if t in self.kb.tables:
-            tpl = self.kb.tables[t].meta.get("text") or tpl
-        if t == "位" and d.get("位") == "日干":
-            tpl = "日干 {干}（寄{支}）"
-        if tpl:
-            try:
-                return tpl.format(**{k: v for k, v in d.items()})
-            except (KeyError, IndexError, ValueError):
-                pass
-        name = self.kb.tables[t].name if t in self.kb.tables else t
-        return name + "：" + " ".join(f"{k}{v}" for k, v in d.items() if k not in ("t", "id"))
 
 
 def judge(x, *, kb=None, variants=None, question=None, timeout=None):

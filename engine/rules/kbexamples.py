@@ -2,7 +2,7 @@
 a `fires` board fires it, a `silent` board does not, an `unmet` board still fails as it says."""
 from __future__ import annotations
 
-from liuren.rules.kblint import dependency_closure, example_boards
+from liuren.knowledge.kblint import dependency_closure, example_boards
 
 
 def check_examples(kb, err, only=None, progress=None):
@@ -17,7 +17,7 @@ def check_examples(kb, err, only=None, progress=None):
     import json
     from liuren.casting.cast import cast
     from liuren.rules.compile import build
-    from liuren.rules.facts import board_facts
+    from liuren.knowledge.facts import board_facts
     from liuren.rules.judging import Recorder
     nets = {}
     for e, kind, b in example_boards(kb):

@@ -1,6 +1,6 @@
 """A compiled network in the cache: experta's network (dynamic classes, generated functions) is
 pickled with cloudpickle, without the KB it was compiled from — its rules, rows and tables are
-referred to by id and taken from the KB loaded at the other end.  rules.cache stores the bytes."""
+referred to by id and taken from the KB loaded at the other end.  knowledge.cache stores the bytes."""
 from __future__ import annotations
 
 import copyreg
@@ -19,8 +19,8 @@ def engine_pickler(kb):
     from liuren.rules.beta import rebuild
     from liuren.rules.rete import NetToken
 
-    from liuren.rules.compile import fact_class
-    from liuren.rules.kbload import KB, Row, Rule, Table
+    from liuren.rules.runtime import fact_class
+    from liuren.knowledge.model import KB, Row, Rule, Table
 
     class Pickler(cloudpickle.Pickler):
         def persistent_id(self, obj):
@@ -48,7 +48,7 @@ def engine_pickler(kb):
                 # per-item __setitem__ (freeze) on the way back
                 return _rebuild_fact, (type(obj), dict(obj), getattr(obj, "__dict__", None) or None)
             if isinstance(obj, type) and issubclass(obj, Fact) and "fact_type" in obj.__dict__:
-                # a fact type's class is the one compile.fact_class makes for it in this process:
+                # a fact type's class is the one runtime.fact_class makes for it in this process:
                 # the alpha network dispatches on it, and board facts are made with it
                 return fact_class, (obj.fact_type,)
             t = type(obj)

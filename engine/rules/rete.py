@@ -1054,7 +1054,7 @@ class _Activation(Activation):
 class _KeyedActivation(_Activation):
     """An activation made by one of beta.py's conflict sets: its agenda key is given at
     creation, and when its match is withdrawn the conflict set gives back this same object —
-    so the object itself identifies the firing (compile.BoardEngine.run_board)."""
+    so the object itself identifies the firing (runtime.BoardEngine.run_board)."""
 
 
 # --------------------------------------------------------------------------- alpha order
@@ -1179,7 +1179,7 @@ def _make_matcher():
             ruleset = ruleset.copy()
             ruleset.add(Rule(InitialFact()))
             rule_facts = {rule: extract_facts(rule) for rule in ruleset}
-            # the engine's patterns hash by identity (compile.fact_class): patterns of equal
+            # the engine's patterns hash by identity (runtime.fact_class): patterns of equal
             # content (in different rules) are made one alpha path here, so that they end in
             # one terminal node, and the joins behind it can be shared (wire)
             fact_checks, first = {}, {}

@@ -40,8 +40,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from liuren.rules.conditions import VAR_RE, dnf, expand_macros
-from liuren.rules.facts import BUILTIN_FACTS, PLATE_OF_POSITION
+from liuren.knowledge.conditions import VAR_RE, dnf, expand_macros
+from liuren.knowledge.facts import BUILTIN_FACTS, PLATE_OF_POSITION
 
 FORMAT = 1
 
@@ -163,8 +163,8 @@ class Meaning:
     """The model of every entry's condition (see the module's docstring)."""
 
     def __init__(self, kb):
-        from liuren.rules.kbload import JUDGMENT_KINDS
-        from liuren.rules.kblint import _Domains
+        from liuren.knowledge.kbload import JUDGMENT_KINDS
+        from liuren.knowledge.kblint import _Domains
         doms = _Domains(kb, JUDGMENT_KINDS)
         self.fdom = {k: (frozenset(v) if v is not None else None) for k, v in doms.d.items()}
         produced = {t for t in kb.derived} | set(BUILTIN_FACTS) | {"判"}
@@ -205,7 +205,7 @@ class Meaning:
             direct = [self._way(b) for b in self._branches(eid, expand=False)]
             raw = self._branches(eid, expand=True)
             expanded = direct if raw is self._branches(eid, expand=False) else [self._way(b) for b in raw]
-            from liuren.rules.conditions import then_facts
+            from liuren.knowledge.conditions import then_facts
             concl = tuple(sorted(repr(x) for x in then_facts(rule.then)))
             # what the conclusion's values are looked up in (the same `then:` over other tables
             # concludes other things)
@@ -1177,7 +1177,7 @@ def meaning_of(kb):
     m = kb.__dict__.get("_meaning")
     if m is not None:
         return m
-    from liuren.rules import cache
+    from liuren.knowledge import cache
     key = getattr(kb, "digest", None)
     if key:
         m = cache.read("meaning", key)

@@ -75,7 +75,7 @@ def dimension_ids():
 
 # --------------------------------------------------------------------------- what rules read
 def _atoms(kb, rule):
-    from liuren.rules.conditions import walk_patterns
+    from liuren.knowledge.conditions import walk_patterns
     whens = [rule.when] + [v.get("when") for v in rule.variants if isinstance(v, dict) and v.get("when")]
     for w in whens:
         if w is None:
@@ -115,7 +115,7 @@ def reads(kb):
     other rules conclude from what they read (a rule reading 煞 reads what the rules asserting 煞
     read).  A 判 pattern (a judgment has fired) is followed to the rules it names when it names
     them, and not followed otherwise (it would make every rule read everything)."""
-    from liuren.rules.conditions import then_facts
+    from liuren.knowledge.conditions import then_facts
     direct, types_read, judged_read = {}, {}, {}
     producers = {}
     for r in kb.rules.values():

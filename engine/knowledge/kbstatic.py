@@ -1,4 +1,4 @@
-"""The static checks of `liuren kb check` over what each condition means (rules.meaning): no board
+"""The static checks of `liuren kb check` over what each condition means (knowledge.meaning): no board
 is judged, so they take seconds.  Each finding names every entry involved with its file and line.
 
 * **equivalent** conditions (up to variable names, order, and conditions that follow from the
@@ -25,7 +25,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 
-from liuren.rules.meaning import implies, meaning_of
+from liuren.knowledge.meaning import implies, meaning_of
 
 OPPOSITE = {("吉", "凶"), ("凶", "吉")}
 _GLOB = set("*?[")
@@ -46,7 +46,7 @@ class Finding:
 def _where(kb, m, eid):
     """(id, kb/file, line) of an entry, from the KB as loaded (the model, kept in the cache by
     content, may have been built from a copy of it elsewhere)."""
-    from liuren.rules.kbload import kb_rel
+    from liuren.knowledge.kbload import kb_rel
     e = kb.entries.get(eid)
     return (eid, kb_rel(e.file), e.line) if e is not None else (eid, "?", 0)
 
@@ -260,7 +260,7 @@ def _stale(kb, m, decl):
     ids = list(kb.entries)
     t = kb.tables.get("declared-conflicts")
     if t is not None:
-        from liuren.rules.kbload import kb_rel
+        from liuren.knowledge.kbload import kb_rel
         for row in t.rows:
             for side in ("甲", "乙"):
                 pats = row.meta.get(side) if isinstance(row.meta.get(side), list) else None
@@ -277,13 +277,13 @@ def _stale(kb, m, decl):
         if m.impossible(a) or m.impossible(b):
             continue
         if disjoint(m, a, b):
-            from liuren.rules.kbload import kb_rel
+            from liuren.knowledge.kbload import kb_rel
             out.append(Finding("error", "stale", f"declared pair 「{_name(kb, a)}」 × 「{_name(kb, b)}」 can never hold "
                                f"on one board (declared at {kb_rel(f)}:{line})",
                                (_where(kb, m, a), _where(kb, m, b))))
     holders = [(e.id, e.meta, e.file, e.line) for e in kb.entries.values()] + \
         [(t.id, t.meta, t.file, t.line) for t in kb.tables.values()]
-    from liuren.rules.kbload import kb_rel
+    from liuren.knowledge.kbload import kb_rel
     for hid, meta, f, line in holders:
         for p in meta.get("conflicts") or []:
             if isinstance(p, str) and not any(fnmatch.fnmatchcase(i, p) for i in ids):

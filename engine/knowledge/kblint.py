@@ -23,8 +23,8 @@ import itertools
 import pathlib
 import re
 
-from liuren.rules.conditions import dnf, expand_macros, then_facts
-from liuren.rules.facts import PLATE_OF_POSITION
+from liuren.knowledge.conditions import dnf, expand_macros, then_facts
+from liuren.knowledge.facts import PLATE_OF_POSITION
 from liuren.casting.symbols import BRANCHES, GATES, JIAZI, POSITIONS_OF_GENERALS, STEMS
 
 MAX_NAME = 100          # characters in a name, alias or label
@@ -422,7 +422,7 @@ def _thens(r):
 
 def _pattern_types(cond, macros):
     """(fact type, line) of every pattern of a condition (macros expanded to their patterns)."""
-    from liuren.rules.conditions import walk_patterns
+    from liuren.knowledge.conditions import walk_patterns
     try:
         atoms = list(walk_patterns(cond, macros))
     except ValueError:
@@ -443,7 +443,7 @@ def lint_fact_flow(kb, err):
     `facts:`, whose `text` shows it in the trace and whose `show:` lists it as findings); a type
     a rule reads that no rule concludes (and the board does not give, and no table holds) never
     matches.  A renamed `then:` type (傳局 → 傳局置) is both."""
-    from liuren.rules.facts import BUILTIN_FACTS
+    from liuren.knowledge.facts import BUILTIN_FACTS
     concluded, read = {}, {}
     for r in kb.rules.values():
         for then in _thens(r):
@@ -708,7 +708,7 @@ def _reads(kb, r):
     """(fact types a rule reads, 判 ids it reads — None for any judgment).  A 判 whose 規 is a
     variable the same way through the conditions joins to a table column (`判: {規: $k}` with
     `dq08-ke-wen: {課: $k}`) reads only the ids that column holds."""
-    from liuren.rules.conditions import walk_patterns
+    from liuren.knowledge.conditions import walk_patterns
     types, judged = set(), set()
     for w in _whens(r):
         try:
@@ -796,7 +796,7 @@ def dependency_closure(kb, ids):
 def dependency_graph(kb):
     """dependency_closure for many sets of ids over one KB: the producers, readers and reporters
     worked out once, and a function closure(ids) that walks them (a few ms a call)."""
-    from liuren.rules.facts import JUDGMENT_KINDS
+    from liuren.knowledge.facts import JUDGMENT_KINDS
     producers = {}
     for r in kb.rules.values():
         for then in _thens(r):
@@ -1096,7 +1096,7 @@ def lint_question_keys(kb, err):
     """A rule's `question: Q` says it speaks only under Q: its conditions ask Q (a `問` pattern
     every way through them) — a deleted `- 問: {問: Q}` line makes it speak on every board.  In a
     file whose rules that ask Q all say so (question: Q), one that does not lost it."""
-    from liuren.rules.conditions import gating_questions
+    from liuren.knowledge.conditions import gating_questions
     per_file = {}
     for r in kb.rules.values():
         q = r.meta.get("question")
@@ -1121,7 +1121,7 @@ def lint_valence(kb, err):
     """A judgment says whether it is good or bad: a rule of a judgment kind (unless it reports
     table rows, `as:`, or gives findings, a `then:` fact declared with `show:`) and a row of a
     table whose rows are reported (unless the table gives one for all) have a valence."""
-    from liuren.rules.facts import JUDGMENT_KINDS
+    from liuren.knowledge.facts import JUDGMENT_KINDS
     for r in kb.rules.values():
         if r.kind not in JUDGMENT_KINDS or "valence" in r.meta or r.as_var or r.meta.get("effect"):
             continue

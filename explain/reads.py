@@ -35,6 +35,11 @@ FIELD_WORDS = {
 LINE = {"zh": "{what}：此盤為 {has}，{name}要 {need}", "ja": "{what}：この盤は {has}、{name}は {need} を要する"}
 NONE = {"zh": "{what}：此盤無之，{name}要 {need}", "ja": "{what}：この盤にはない、{name}は {need} を要する"}
 OR = {"zh": "或", "ja": "か"}
+# a read of a fact the board derives from the month (位氣's 旺衰, 時氣 …) on a board cast without one:
+# the board has no such value because no month was given, not because the board lacks it
+NO_MONTH = {"zh": "{what}：依月建而定，此盤未給月建，{name}要 {need}",
+            "ja": "{what}：月建によって定まるが、この盤には月建がない、{name}は {need} を要する"}
+MONTH_FACT = "時令"        # the board's month: its 月建 and season; every month-derived fact reads it
 BOARD_TYPES = ("位", "盤", "傳", "日", "課", "晝夜", "時令", "遁", "人", "問")
 BRANCH_FIELDS = ("支", "初", "中", "末", "天", "地", "上")
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
@@ -44,6 +49,34 @@ MAX_NEED = 6            # a need of more values than this is said as the table's
 
 def _is_var(x):
     return isinstance(x, str) and VAR_RE.match(x) is not None
+
+
+def month_types(kb):
+    """The fact types the board has only when a month is given: 時令 itself, and whatever only rules
+    that read a month-derived fact on every route produce (時氣, 位氣, 時態 …)."""
+    producers = {}
+    for rule in kb.rules.values():
+        reads = {k for k, _ in _patterns(rule.when if isinstance(rule.when, list) else [rule.when])}
+        for it in rule.then if isinstance(rule.then, list) else [rule.then]:
+            if isinstance(it, dict):
+                for t in it:
+                    producers.setdefault(t, []).append(reads)
+    out = {MONTH_FACT}
+    changed = True
+    while changed:
+        changed = False
+        for t, prods in producers.items():
+            if t not in out and t not in kb.tables and all(r & out for r in prods):
+                out.add(t)
+                changed = True
+    return out
+
+
+def _none_line(fact_type, kb, has_month, lang):
+    """The line for a read the board has no value at: the month it needs, where that is why."""
+    if not has_month and fact_type in month_types(kb):
+        return NO_MONTH[lang]
+    return NONE[lang]
 
 
 def walk_items(items):
@@ -224,7 +257,7 @@ def lines(kb, rule, items, fb, fixed, name, variants=None, lang="zh"):
                 continue
             what = _what(k, fields, field, b, lang, placed)
             need_text = OR[lang].join(sorted(map(str, want)))
-            tpl = LINE[lang] if has is not None else NONE[lang]
+            tpl = LINE[lang] if has is not None else _none_line(k, kb, bool(_facts(fb, MONTH_FACT)), lang)
             out.append({"text": tpl.format(what=what, has=_value_text(has, field, fb), name=name, need=need_text),
                         "field": field, "has": has, "need": sorted(map(str, want))})
     return out
@@ -297,6 +330,7 @@ def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
     if not ways:
         return None
     best = min(ways, key=lambda cs: sum(1 for c in cs if c.what == "read" and not c.ok))
+    has_month = any(f.get("t") == MONTH_FACT for f in facts)
     out, seen = [], set()
     for c in best:
         if c.what != "read" or c.ok or c.read is None or c.needs is None or c.read.fact == "判":
@@ -309,7 +343,7 @@ def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
         seen.add(key)
         what = _at_words(c.read, best, lang)
         need = _needs_words(c.needs, lang)
-        tpl = LINE[lang] if c.value is not None else NONE[lang]
+        tpl = LINE[lang] if c.value is not None else _none_line(c.read.fact, kb, has_month, lang)
         out.append({"text": tpl.format(what=what, has=c.value, name=name, need=need), "field": c.read.field,
                     "has": c.value, "need": sorted(map(str, c.needs)), "at": list(c.read.at), "fact": c.read.fact})
     order = ("初傳", "中傳", "末傳", "干上", "干陰", "支上", "支陰", "日干", "日支")

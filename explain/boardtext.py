@@ -41,7 +41,9 @@ def header(board, lang=DEFAULT):
         extra.append(f"{w('行年')} {board.xingnian_gz or board.xingnian}")
     lines.append("　".join(extra))
     if board.wangxiang:
-        lines.append(f"{w('旺相')}：" + " ".join(f"{e}{s}" for e, s in board.wangxiang))
+        from liuren.explain.words import WORDS
+        ww = WORDS.get(lang, WORDS[DEFAULT])
+        lines.append(f"{ww['wangxiang']}：" + " ".join(f"{e}{ww['qi'].get(s, s)}" for e, s in board.wangxiang))
     return lines
 
 

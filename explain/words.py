@@ -246,6 +246,8 @@ WORDS = {
         # the error page's heading when the page is missing, or the server failed (not the student's input)
         "error_heading_404": "找不到此頁", "error_heading_500": "伺服器出錯",
         "see_views": "見「書有兩說」",
+        # the board's 旺相 line: its label, and each element's 氣 of the month as the board names it
+        "wangxiang": "旺相", "qi": {"旺": "旺", "相": "相", "休": "休", "囚": "囚", "死氣": "死氣"},
     },
     "ja": {
         "title": "大六壬", "board": "課盤", "plate": "天地盤", "plate_note": "枡の中は天盤の支とその乗る天将、枡の位置が地盤",
@@ -380,6 +382,9 @@ WORDS = {
         "school_pick": "渉害の取り方", "school_any": "どの説でもよい", "school_set": "定める",
         "error_heading_404": "ページが見つからない", "error_heading_500": "サーバーの誤り",
         "see_views": "「書の両説」を見よ",
+        # the 日譯's words (《經緯》卷3 目錄: 「旺・相・死・囚・休は、四時の五等の気勢である」; its 「死」 is the
+        # KB's 死氣, named so apart from 長生's 死)
+        "wangxiang": "四時の気勢（旺・相・死・囚・休）", "qi": {"旺": "旺", "相": "相", "休": "休", "囚": "囚", "死氣": "死"},
     },
 }
 

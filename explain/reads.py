@@ -39,6 +39,8 @@ OR = {"zh": "或", "ja": "か"}
 # the board has no such value because no month was given, not because the board lacks it
 NO_MONTH = {"zh": "{what}：依月建而定，此盤未給月建，{name}要 {need}",
             "ja": "{what}：月建によって定まるが、この盤には月建がない、{name}は {need} を要する"}
+NO_MONTH_ITSELF = {"zh": "{what}：此盤未給月建，{name}要 {need}",          # a read of the month itself
+                   "ja": "{what}：この盤には月建がない、{name}は {need} を要する"}
 MONTH_FACT = "時令"        # the board's month: its 月建 and season; every month-derived fact reads it
 BOARD_TYPES = ("位", "盤", "傳", "日", "課", "晝夜", "時令", "遁", "人", "問")
 BRANCH_FIELDS = ("支", "初", "中", "末", "天", "地", "上")
@@ -74,6 +76,8 @@ def month_types(kb):
 
 def _none_line(fact_type, kb, has_month, lang):
     """The line for a read the board has no value at: the month it needs, where that is why."""
+    if not has_month and fact_type == MONTH_FACT:
+        return NO_MONTH_ITSELF[lang]
     if not has_month and fact_type in month_types(kb):
         return NO_MONTH[lang]
     return NONE[lang]

@@ -81,3 +81,10 @@ def test_the_board_page_without_a_month():
     assert "初傳旺衰：依月建而定，此盤未給月建" in t and "此盤無之，三光課要 旺或相" not in t
     t = c.get("/board?day=丁卯&on=亥加丑&why=三光課&month=丙午").text
     assert f"初傳旺衰：此盤為 {qi('亥', '丙午')}" in t
+
+
+def test_a_read_of_the_month_itself():
+    r = judge(dict(day="丁卯", on="亥加丑"))
+    board = _lines(r, "dq09-youzi")
+    line = [x for x in board if x["text"].startswith("月建：")]
+    assert line and line[0]["text"].startswith("月建：此盤未給月建，游子課要") and "依月建而定" not in line[0]["text"]

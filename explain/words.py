@@ -57,22 +57,67 @@ def condition_words(text, lang="zh"):
 
 
 def ja_reading(entry):
-    """The 日譯's own words for an entry's 斷, where its rendering gives them as the quoted phrase it
-    reads the board by (斬首: 「事ありて開頭なし」と論ずる; 斫輪: 「官印を接受し、車軒に乗坐す」または
-    「舟車器物を営造す」に按じて論ずる), else None."""
+    """The 日譯's own words for an entry's 斷, where its rendering states them, else None.  The rendering
+    phrases a judgment in a few ways, each read here (never a judgment it does not state):
+
+    * the quoted phrase it reads the board by: 斬首 「事ありて開頭なし」と論ずる; 斫輪 「官印を接受し、
+      車軒に乗坐す」または「舟車器物を営造す」に按じて論ずる;
+    * what a relation does where it arrives: 刑 「刑が日干に到るは、傷は「我」なり。また問う所の人を傷す」
+      (刑干 the one sentence's judgment, 刑 both of its sentences);
+    * what follows where the branch is so: 旺相多 「現る所の支がもし当旺得令または相位に処れば、数を取るに
+      多きに往きて算し」 (a quote cut at a clause keeps the rendering's words, its verb closed: 算す);
+    * how a 類相 is taken on the board: 「…を占問すれば、便ち盤上の支に据えて之を取る」.
+
+    A definition, a list of images or a condition with no consequence (逢空／臨空, 宮室, 「…これらの字を
+    見れば」) states no judgment and gives none."""
     import re
     from liuren.i18n import is_rendering
-    for s in (entry.source if entry is not None else []):
-        if is_rendering(s):
-            m = _JA_READING.search(s.get("quote", ""))
-            if m:
-                return re.sub(r"」\s*(または|あるいは|また)\s*「", r"、\1", m.group(1))[1:-1]
+    quotes = [s.get("quote", "") for s in (entry.source if entry is not None else []) if is_rendering(s)]
+    for q in quotes:
+        m = _JA_READING.search(q)
+        if m:
+            return re.sub(r"」\s*(または|あるいは|また)\s*「", r"、\1", m.group(1))[1:-1]
+    for q in quotes:
+        arrives = _JA_ARRIVES.findall(q)
+        if len(arrives) == 1:
+            return _closed(arrives[0][1])
+        if arrives:
+            return _closed("".join(whole for whole, _ in arrives))
+    for q in quotes:
+        m = _JA_IF.search(q)
+        if m:
+            whole, then = m.group(0), m.group(1)
+            # a quote that is one condition and its consequence gives the consequence; a passage that
+            # says several (旺相 then 休囚) gives its whole sentence
+            return _closed(then if m.start() == 0 and whole.count("もし") == 1 else whole)
+    for q in quotes:
+        m = _JA_TAKEN.search(q)
+        if m:
+            taken = m.group(0)
+            return _closed(taken[taken.index("およそ"):] if "およそ" in taken else taken)
     return None
+
+
+def _closed(text):
+    """A reading as a sentence of its own: a quote cut at a clause (算し, ごとく) has its verb closed
+    (算す, ごとし); the last 。 is the page's to add."""
+    text = text.strip().rstrip("。、")
+    if text.endswith("ごとく"):
+        return text[:-1] + "し"
+    if __import__("re").search(r"[\u4e00-\u9fff]し$", text):          # a サ変 verb cut at its 連用形
+        return text[:-1] + "す"
+    return text
 
 
 # 「…」と論ずる, 「…」に按じて論ずる (論じ得る, 断ずる …), several phrases joined by または
 _JA_READING = __import__("re").compile(
     r"(「[^」]{2,60}」(?:\s*(?:または|あるいは|また)\s*「[^」]{2,60}」)*)\s*(?:と|に按じて|を以て)(?:論ずる|論ず|論じ得る|断ずる|断ず)")
+# 刑が日干に到るは、傷は「我」なり。また問う所の人を傷す。 (the whole sentence, and its judgment)
+_JA_ARRIVES = __import__("re").compile(r"([^。：、「」]{1,4}が日[干支]に到るは、((?:[^。]+)(?:。また[^。]+)?)(?:。|$))")
+# 現る所の支がもし…に処れば、数を取るに多きに往きて算し (a quote that is the condition and its consequence)
+_JA_IF = __import__("re").compile(r"[^。：]*?もし[^。]*?ば、([^。]*)")
+# how a 類相 is taken: 「…を占問すれば、便ち盤上の…に据えて…」, 「…を見て、此に据えて其の部位を定める」
+_JA_TAKEN = __import__("re").compile(r"[^。]*盤上の[^。]*(?:に据えて|を取りて)[^。]*")
 
 
 def name_of(kb, key, fallback, lang="zh"):

@@ -41,3 +41,45 @@ def test_the_ja_page_shows_it():
     c = TestClient(create_app(None, warm=False))
     assert "扶助する所有り" in c.get("/rules/sha-yin?lang=ja").text
     assert "扶助する所有り" not in c.get("/rules/sha-yin").text
+
+
+# the rendering's other phrasings of a 斷 (刑沖破害合, 旺相/休囚 of 數目 and 顏色, how a 類相 is taken)
+@pytest.mark.parametrize("eid,words", [
+    ("sha-xing-gan", "傷は「我」なり。また問う所の人を傷す"),          # 刑が日干に到るは、…
+    ("sha-chong-zhi", "動は「相手」なり。また問う所の事を動かす"),
+    ("sha-he-gan", "合は「我」なり。また問う所の人を合す"),
+    ("duan-shumu-xiuqiu", "数を取るに少なきに往きて算す"),             # もし休・囚・死の地に処れば、…
+    ("duan-yanse-wangxiang", "顔色は便ち鮮艶明亮にして新制の物のごとし"),  # the quote's ごとく, closed
+    ("lx-yinshi", "何を食したか・席上に何あるかを占問すれば、便ち盤上の支に据えて之を取る"),
+])
+def test_the_other_phrasings(eid, words):
+    e = KB.entries[eid]
+    assert ja_reading(e) == words
+    quotes = "".join(s["quote"] for s in e.source if is_rendering(s))
+    core = words[:-1] if words.endswith(("す", "し")) else words
+    assert core in quotes                     # the rendering's own words, never made up
+
+
+def test_a_relation_gives_both_its_sides():
+    got = ja_reading(KB.entries["sha-po"])
+    assert got.startswith("破が日干に到るは、損は「我」なり。") and "破が日支に到るは、損は「相手」なり。" in got
+    assert "吉凶" not in got and "破は虧折" not in got     # the judgment of each side, not the passage
+
+
+def test_a_passage_stating_no_judgment_gives_none():
+    # a definition, a list of images, a condition without its consequence
+    for eid in ("zongze-fengkong-linkong", "lx-gongshi", "lx-qiyong", "zongze-jianchu"):
+        assert ja_reading(KB.entries[eid]) is None, eid
+
+
+def test_nearly_all_rendered_entries_carry_one_now():
+    rendered = [e for e in KB.entries.values() if any(is_rendering(s) for s in e.source)]
+    assert len([e for e in rendered if ja_reading(e)]) >= 70     # (51 from 「…」と論ずる alone)
+
+
+def test_the_ja_page_shows_a_newly_read_one():
+    from fastapi.testclient import TestClient
+    from liuren.web.app import create_app
+    c = TestClient(create_app(None, warm=False))
+    assert "傷は「我」なり" in c.get("/rules/sha-xing-gan?lang=ja").text
+    assert "傷は「我」なり" not in c.get("/rules/sha-xing-gan").text

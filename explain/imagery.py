@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from liuren.errors import InputError
 from liuren.i18n import DEFAULT, name_of
-from liuren.explain.words import imagery_word, term
+from liuren.explain.imagewords import imagery_word
+from liuren.explain.words import term
 
 
 def _category_names(kb, lang):

@@ -91,3 +91,13 @@ def test_a_link_to_an_endless_device(kbcopy):
     p.symlink_to("/dev/zero")
     code, err = check(kbcopy, timeout=300)
     assert code == 2 and "ge.yaml" in err, err[-2000:]
+
+
+@pytest.mark.parametrize("value", ["--2", "'高'", "1.5", "true"])
+def test_a_salience_that_is_not_a_whole_number(kbcopy, value):
+    # a slip of a digit or a sign (salience: --2) read as a string reached the compiler's int() as a traceback
+    text = (kbcopy / "yinhe/shefu.yaml").read_text(encoding="utf-8")
+    assert "  salience: -1\n" in text
+    (kbcopy / "yinhe/shefu.yaml").write_text(text.replace("  salience: -1\n", f"  salience: {value}\n", 1), encoding="utf-8")
+    code, err = check(kbcopy)
+    assert code == 2 and "salience" in err and "yinhe/shefu.yaml" in err and "whole number" in err, err[-2000:]

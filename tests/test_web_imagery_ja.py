@@ -6,7 +6,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from liuren.explain.words import imagery_word
+from liuren.explain.imagewords import imagery_word
 from liuren.web.app import create_app
 
 

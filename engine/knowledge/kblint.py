@@ -1225,12 +1225,16 @@ def lint_lone_sha(kb, err):
                             rows_of.setdefault(y, set()).add(row.id or id(row))
     seen = set()
     for t in kb.tables.values():
-        if "煞" not in t.columns:
+        # a table no rule of this KB reads (a partial KB: kb/core alone) has nothing to read its 煞
+        if "煞" not in t.columns or t.fact_type not in read:
             continue
         for row in t.rows:
             for variant, cells in _row_cells(row):
                 v = cells.get("煞")
-                if not isinstance(v, str) or v in read or v in names or len(rows_of.get(v, ())) > 1 or v in seen:
+                mine = {row.meta.get("name")} | set(row.meta.get("aliases") or []) \
+                    | set((row.meta.get("labels") or {}).values() if isinstance(row.meta.get("labels"), dict) else ())
+                if not isinstance(v, str) or v in mine or v in read or v in names or len(rows_of.get(v, ())) > 1 \
+                        or v in seen:
                     continue
                 seen.add(v)
                 own = row.meta.get("name") or ""

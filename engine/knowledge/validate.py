@@ -100,6 +100,8 @@ def _check_common(kb, path, item, err, what):
     _text_fields(path, item, err, what)
     if "valence" in item and item["valence"] not in VALENCES:
         err(path, item.kline("valence"), f"{what}: valence {item['valence']!r} is not one of {'、'.join(VALENCES)}")
+    if "salience" in item and (isinstance(item["salience"], bool) or not isinstance(item["salience"], int)):
+        err(path, item.kline("salience"), f"{what}: salience {item['salience']!r} is not a whole number")
     interp = item.get("interpretation")
     if interp is not None and not (isinstance(interp, dict) and "chosen" in interp and "alternative" in interp):
         err(path, item.kline("interpretation"), f"{what}: interpretation needs chosen and alternative")

@@ -88,3 +88,14 @@ def test_a_read_of_the_month_itself():
     board = _lines(r, "dq09-youzi")
     line = [x for x in board if x["text"].startswith("月建：")]
     assert line and line[0]["text"].startswith("月建：此盤未給月建，游子課要") and "依月建而定" not in line[0]["text"]
+
+
+@pytest.mark.parametrize("day,on,month", [("丁卯", "亥加丑", "丙午"), ("甲子", "子加子", "癸酉")])
+def test_the_day_stems_qi_is_told_of_the_stem(day, on, month):
+    # 日干 is its stem: its 旺衰 line names the stem (日干丁), never the branch it lodges at (日干未)
+    lodge = dict(zip("甲乙丙丁戊己庚辛壬癸", "寅辰巳未巳未申戌亥丑"))      # 寄宮 (卷一: 甲課寅 乙課辰 …)
+    r = judge(dict(day=day, on=on, month=month))
+    text = str(Q.explain(r, "dq07-sanguang"))       # its WHY-NOT: the conditions and the nearest on the board
+    stem = day[0]
+    assert f"日干{stem}{qi(stem, month)}（時令）" in text, text
+    assert f"日干{lodge[stem]}" not in text, text

@@ -505,6 +505,42 @@ def covers(kb, a, b):
     return out
 
 
+def _weighing_rows(kb):
+    """The table book-weighing indexed once per KB object: {id named under 主: [(row, tone)]}."""
+    got = kb.__dict__.get("_weighing_rows")
+    if got is not None:
+        return got
+    got = {}
+    t = kb.tables.get(WEIGHING)
+    for row in (t.rows if t is not None else ()):
+        for cell in row.data:
+            got.setdefault(cell["主"], []).append((row, cell["對"]))
+    kb.__dict__["_weighing_rows"] = got
+    return got
+
+
+def weighs(kb, a, b):
+    """The rows of book-weighing (kb/common/weighing.yaml) that weigh the pair (a, b): the book
+    states how one side (named under 主: its entry, or its table for each of the table's rows)
+    weighs against every judgment of the opposite tone (對) on the branch it sits on.  Each as
+    {how, id, name, file, line, side}."""
+    rows = _weighing_rows(kb)
+    if not rows:
+        return []
+    out = []
+    for x, y in ((a, b), (b, a)):
+        e = kb.entries.get(x)
+        if e is None:
+            continue
+        tone = (kb.entries[y].valence if y in kb.entries else "") or ""
+        for key in (x, getattr(e, "table", "") or None):
+            for row, against in rows.get(key, ()) if key else ():
+                if against == tone and all(o["id"] != row.id for o in out):
+                    out.append({"how": "weighing", "id": row.id, "name": row.name, "file": _rel(kb, row.file),
+                                "line": row.line, "side": x})
+    return out
+
+
 def _rel(kb, path):
     """A KB file relative to the KB's folder (kb/daquan/juan07-b-ge.yaml for the packaged KB)."""
     return _rel_path(str(kb.root), str(path))
@@ -619,6 +655,11 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
             item["wildcard_only"] = all(c["wildcard"] for c in cov)
         if cov:
             conflicts["declared"].append(item)
+        elif weighs(kb, a, b):
+            # the book itself says how the one weighs against the other on that branch (德能轉凶為吉):
+            # listed under the row that quotes it, not an error
+            item["weighed_by"] = weighs(kb, a, b)
+            conflicts["weighed"].append(item)
         elif SHENSHA in (_kind(kb, a), _kind(kb, b)):
             # a 神煞 on a branch and an opposite judgment about it: both hold on the board, and the
             # books weigh them (kb/README.md, "神煞 placements"); counted and listed, not an error
@@ -833,6 +874,7 @@ def _board_ref(b):
 
 
 SHENSHA = "神煞"
+WEIGHING = "book-weighing"          # kb/common/weighing.yaml: how the book weighs one judgment against a tone
 
 
 def _kind(kb, x):
@@ -1413,6 +1455,21 @@ def findings(kb, rep):
                 f["wildcard_only"] = c["wildcard_only"]
             out.append(f)
     weighed = rep["conflicts"].get("weighed") or []
+    by_row = {}
+    for c in weighed:
+        for w in c.get("weighed_by") or ():
+            by_row.setdefault((w["id"], w["name"], w["file"], w["line"]), []).append(c)
+    for (rid, rname, rfile, rline), cs in sorted(by_row.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        # a row of book-weighing: one counted line, naming the row that quotes the book
+        top = max(cs, key=lambda c: (c["boards"], c["a"], c["b"]))
+        out.append({"severity": "note", "check": "conflict (weighed)", "boards": sum(c["boards"] for c in cs),
+                    "entries": [ref(top["a"]), ref(top["b"])], "subject": top["subject"], "board": top["board"],
+                    "command": top["command"],
+                    "covered_by": [{"how": "weighing", "id": rid, "file": rfile, "line": rline, "wildcard": False}],
+                    "message": f"書中權衡「{rname}」（{rfile}:{rline}）：相反之判 {len(cs):,} 對，書已言其輕重："
+                               f"如 {top['a_name']}（{_val(kb, top['a'])}）與 {top['b_name']}（{_val(kb, top['b'])}）"
+                               f"同論 {top['subject']}，{top['boards']} 盤"})
+    weighed = [c for c in weighed if not c.get("weighed_by")]
     if weighed:
         # the policy as one named, counted line (each pair is in the report's list, not dropped)
         top = max(weighed, key=lambda c: (c["boards"], c["a"], c["b"]))
@@ -1522,7 +1579,18 @@ def markdown(rep, all_=False):
     L += declared_lines(rep, all_)
     L += ["", f"## Conflicts, undeclared ({len(rep['conflicts']['undeclared'])})", "",
           "(each is an error finding above)", ""]
-    w = sorted(rep["conflicts"].get("weighed") or [], key=lambda c: (-c["boards"], c["a"], c["b"]))
+    allw = sorted(rep["conflicts"].get("weighed") or [], key=lambda c: (-c["boards"], c["a"], c["b"]))
+    byrow = [c for c in allw if c.get("weighed_by")]
+    L += ["", f"## Weighed by the book: pairs a row of book-weighing answers for ({len(byrow):,} pairs)", "",
+          "(kb/common/weighing.yaml: the book states how the one weighs against every judgment of the other "
+          "tone on its branch; each pair with the row that quotes it)", ""]
+    shown = byrow if all_ else byrow[:LIMIT]
+    L += [f"- `{c['a']}` {c['a_name']}（{c.get('a_valence') or '—'}） × `{c['b']}` {c['b_name']}"
+          f"（{c.get('b_valence') or '—'}） on {c['subject']}: {c['boards']:,} boards — "
+          + "; ".join(f"`{w['id']}` {w['name']} {w['file']}:{w['line']}" for w in c["weighed_by"]) for c in shown]
+    if len(shown) < len(byrow):
+        L.append(f"- ({_shown(len(shown), len(byrow), 'pairs')})")
+    w = [c for c in allw if not c.get("weighed_by")]
     L += ["", f"## Weighed, not contradictory: a 神煞 and an opposite judgment on one branch ({len(w):,} pairs)", "",
           "(kb/README.md, 神煞同臨: the books weigh a 神煞 against what else the branch carries; "
           "a pair is declared or fixed like any conflict when the text says they exclude each other)", ""]

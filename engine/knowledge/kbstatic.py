@@ -14,7 +14,8 @@ is judged, so they take seconds.  Each finding names every entry involved with i
 * **impossible** conditions (no board can satisfy them: one position with two fixed values, a
   value outside its field's domain, a test or table join no binding passes): an error, unless
   the entry says `unreachable:`;
-* **stale declarations**: a conflicts.yaml glob matching no entry, a declared pair (a narrow row,
+* **stale declarations**: a conflicts.yaml glob matching no entry, a row of weighing.yaml whose 主 names
+  nothing or has no judgment of the tone opposite to its 對, a declared pair (a narrow row,
   `conflicts:`, `defeats:`) whose conditions can never hold together, an `unreachable:` claim
   beside examples where the entry fires.
 
@@ -270,6 +271,21 @@ def _stale(kb, m, decl):
                     if not any(fnmatch.fnmatchcase(i, p) for i in ids):
                         out.append(Finding("error", "stale", f"declaration {side} 「{p}」 matches no entry",
                                            ((row.id or t.id, kb_rel(row.file), row.line),)))
+    w = kb.tables.get("book-weighing")
+    if w is not None:
+        from liuren.knowledge.kbload import kb_rel
+        for row in w.rows:
+            for c in row.data:
+                x, tone = c.get("主"), c.get("對")
+                e = kb.entries.get(x)
+                t = kb.tables.get(x)
+                tones = {e.valence} if e is not None else {r.valence for r in t.rows if r.id} if t is not None else set()
+                bad = (f"weighing 主 「{x}」 names no entry or table" if e is None and t is None else
+                       f"weighing 對 「{tone}」 is not 吉 or 凶" if tone not in ("吉", "凶") else
+                       f"weighing 主 「{x}」 has no judgment of the tone opposite to {tone}"
+                       if not {v for v in tones if (v, tone) in OPPOSITE} else None)
+                if bad:
+                    out.append(Finding("error", "stale", bad, ((row.id or w.id, kb_rel(row.file), row.line),)))
     for pair, (f, line) in sorted(decl.items(), key=lambda kv: sorted(kv[0])):
         a, b = sorted(pair)
         if a not in m.entries or b not in m.entries:

@@ -461,6 +461,33 @@ def _declared_rows(kb):
     return got
 
 
+def _judgments_read(kb):
+    """{rule id: the ids of the judgments its condition reads by name (判: {規: …})}, once per KB."""
+    got = kb.__dict__.get("_judgments_read")
+    if got is not None:
+        return got
+
+    def walk(c, out):
+        if isinstance(c, list):
+            for x in c:
+                walk(x, out)
+        elif isinstance(c, dict):
+            for k, v in c.items():
+                if k == "判" and isinstance(v, dict) and v.get("規"):
+                    g = v["規"]
+                    out.update(x for x in (g if isinstance(g, list) else [g]) if isinstance(x, str) and x[:1] != "$")
+                else:
+                    walk(v, out)
+    got = {}
+    for r in kb.rules.values():
+        s = set()
+        walk(r.when, s)
+        if s:
+            got[r.id] = frozenset(s)
+    kb.__dict__["_judgments_read"] = got
+    return got
+
+
 def _is_glob(p):
     return any(c in str(p) for c in "*?[")
 
@@ -486,6 +513,11 @@ def covers(kb, a, b):
     for x, y in ((a, b), (b, a)):
         e = ents.get(x)
         if e is None:
+            continue
+        if y in _judgments_read(kb).get(x, ()):
+            # x's own condition reads y's judgment (判: {規: y}) and concludes otherwise: the book's
+            # refinement of y (元首課 and 上雖制下而下不受制), named by the rule itself
+            out.append({"how": "reads", "id": e.id, "file": _rel(kb, e.file), "line": e.line, "wildcard": False})
             continue
         pats = list(e.meta.get("conflicts") or []) + list(e.meta.get("defeats") or []) + \
             list(e.meta.get("defeated_by") or [])
@@ -1431,7 +1463,9 @@ def findings(kb, rep):
     it touches (most first).  Each: severity, check, message, entries (with file:line and tone),
     boards, and the board that shows it as a `liuren judge` command when there is one.
 
-    - conflict, undeclared: error.  Declared: note, with the declaration that covers it.
+    - conflict, undeclared: an error within one book (one seed: the book contradicts itself unless a
+      declaration quotes where it says both); a warning across books (two schools' judgments meet
+      on a branch).  Declared, or weighed by the book: a note, with the row that covers it.
     - redundant (the same firing set): error when the group mixes 吉 and 凶; a warning within one
       book; a note across books.
     - subsumed (one firing set inside another's): a note (nestings under a rule firing on more
@@ -1445,6 +1479,10 @@ def findings(kb, rep):
     ref = lambda x: entry_ref(kb, x, rep.get("firing_counts", {}).get(x, 0))  # noqa: E731
     for kind, sev in (("undeclared", "error"), ("declared", "note")):
         for c in rep["conflicts"][kind]:
+            if kind == "undeclared" and not same_book(kb, c["a"], c["b"]):
+                sev = "warning"         # two books' judgments meeting on a branch (an error within one book)
+            elif kind == "undeclared":
+                sev = "error"
             f = {"severity": sev, "check": f"conflict ({kind})", "boards": c["boards"],
                  "entries": [ref(c["a"]), ref(c["b"])], "subject": c["subject"],
                  "board": c["board"], "command": c["command"],
@@ -1530,6 +1568,16 @@ def findings(kb, rep):
     for f in out:
         f["key"] = finding_key(f)
     return out
+
+
+def same_book(kb, a, b):
+    """Do entries a and b come from one book (the seed of their first source), as kb check's
+    redundancy reads it?"""
+    def seed(x):
+        e = kb.entries.get(x)
+        return ((e.source or [{}])[0] or {}).get("seed") if e is not None else None
+    sa = seed(a)
+    return sa is not None and sa == seed(b)
 
 
 def _val(kb, x):

@@ -1,6 +1,7 @@
 """How the book weighs one judgment against the other tone (kb/common/weighing.yaml): a pair a row
 answers for is listed as weighed by the book, under that row with its file:line, never as an
-undeclared conflict; a pair the row does not name stays undeclared; a row naming nothing, or a tone
+undeclared conflict; a pair the row does not name stays undeclared (an error within one book, a
+warning across books); a rule that reads the other's judgment by name declares the pair itself; a row naming nothing, or a tone
 its entry cannot oppose, is a stale declaration of `kb check`."""
 import textwrap
 
@@ -27,6 +28,21 @@ RULES = """\
     when:
       - 位: {位: 初傳, 支: $a}
       - test: {eq: [$a, 午]}
+  - id: t-w-other
+    name: 他書之吉
+    kind: 格
+    valence: 吉
+    source: [{seed: 001_79f3a27b81ad2103.txt, para: 39, quote: 潔己 沐浴煞乘玄武為初傳曰潔己}]
+    when:
+      - 位: {位: 初傳, 支: $a}
+      - test: {eq: [$a, 午]}
+  - id: t-w-reads
+    name: 讀課體凶而吉
+    kind: 畢法
+    valence: 吉
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 判: {規: t-kt}
 """
 
 WEIGH = """\
@@ -68,6 +84,14 @@ def test_a_row_of_book_weighing_answers_for_its_pairs_only(tmp_path):
     assert ("t-kt", "t-w-ji") in und and "weighed_by" not in und[("t-kt", "t-w-ji")]
     notes = [f for f in r["findings"] if f["check"] == "conflict (weighed)" and "試德轉凶" in f["message"]]
     assert len(notes) == 1 and notes[0]["severity"] == "note" and "weigh.yaml:" in notes[0]["message"]
+    # within one book an undeclared conflict is an error; across books (t-w-other cites 卷2) a warning
+    sev = {tuple(sorted(e["id"] for e in f["entries"])): f["severity"]
+           for f in r["findings"] if f["check"] == "conflict (undeclared)"}
+    assert sev[("t-kt", "t-w-ji")] == "error" and sev[("t-kt", "t-w-other")] == "warning"
+    # a rule whose condition reads the other's judgment by name answers for the pair itself
+    dec = _pairs(r, "declared")
+    assert dec[("t-kt", "t-w-reads")]["covered_by"][0]["how"] == "reads"
+    assert ("t-kt", "t-w-reads") not in und
     md = markdown(r)
     assert "## Weighed by the book" in md and "`t-weigh` 試德轉凶 kb/weigh.yaml:" in md
 

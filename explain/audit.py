@@ -570,11 +570,13 @@ def judge_argv(board, kb_dir=None, variants=None):
     return shlex.split(judge_command(board, kb_dir, variants))[1:]
 
 
-def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True):
+def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True, only=None):
     """What the walk found, as the report's sections and its ranked findings.  Boards [0, n_main)
     are the widened space; the boards after it are the question spaces (judged by networks of
     a question's rules and what they rest on): an entry that fires on the widened space is
-    compared there only, an entry that fires only under a question on its question's boards."""
+    compared there only, an entry that fires only under a question on its question's boards.
+    `only`: the entries whose never- and always-firing is asked (`--rules`: the audited ones;
+    the others were not judged over the space, so their silence says nothing)."""
     n = len(boards)
     n_main = n if n_main is None else n_main
     asked = {b.get("question") for b in boards} - {None}
@@ -599,8 +601,9 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
             universe[k] = sum(c for d, c in n_dim.items() if d is None or d in ds)
             own[k] = sum(1 for i in v if dim_at[i] is None or dim_at[i] in ds)
     judged = {e.id for e in ents.values() if e.kind in JUDGMENT_KINDS}
-    checkable = [e for e in ents.values() if e.id in kb.rules or
-                 (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
+    checkable = [e for e in ents.values() if (e.id in kb.rules or
+                 (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported")))
+                 and (only is None or e.id in only)]
     never = sorted(e.id for e in checkable if not fired_at.get(e.id))
     always = sorted(e.id for e in checkable if fired_at.get(e.id) and own[e.id] == universe[e.id])
 
@@ -1285,7 +1288,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         for y in cand:
             got = [keep[j] for j in fired3.get(y, [])]
             fired[y] = _fill_dims(boards, n_main, got, need)
-    rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True)
+    rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True, only=set(ids))
     if reused:
         skipped |= _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir)
     keep = set(ids)

@@ -1106,6 +1106,8 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     n_main = len(boards)
     nets = [(0, n_main, None)]
     qspaces = {}
+    main_dims = list(dims)
+    nq = None
     if questions and question is None:
         nq = min(days * 12, SPACE.QUESTION_BOARDS if question_boards is None else question_boards)
         for q, ids in sorted(question_rules(kb).items()):
@@ -1127,10 +1129,27 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
         elif not isinstance(prior, dict):
             prior = load_run(prior)
         key = reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions, question_boards)
+
+        def saved_boards(layout):
+            """The boards of the saved full run, in its order (its layout: the dimensions and questions it varied)."""
+            try:
+                if wide:
+                    old, _ = wide_space(months, daynight, options, days, question, list(layout["dims"]))
+                else:
+                    old = board_space(months, daynight, options, days, question)
+                for q in layout.get("questions") or ():
+                    old += SPACE.question_boards(q, days, layout["nq"], options)
+            except (KeyError, TypeError, InputError):
+                return None
+            return old
         return audit_rules(kb, kb_dir, rules, boards, n_main, nets, procs, progress, dims, qspaces, t0,
                            dict(months=months, daynight=daynight, options=options or {}, days=days, question=question),
-                           read, prior, key)
+                           read, prior, key, saved_boards)
     fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets)
+    # where each entry fired, for a later --rules (kept beside the saved run, not in the report)
+    firing_sets = {"layout": {"dims": main_dims, "questions": sorted(qspaces), "nq": nq},
+                   "boards": len(boards), "sets": {k: _pack(v, len(boards)) for k, v in fired_at.items()
+                                                   if k in kb.entries}}
     rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
                          "question": question, "wide": wide, "varied": dims, "question_spaces": qspaces,
@@ -1142,8 +1161,32 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     rep["findings"] = findings(kb, rep)
     rep["reuse"] = reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions,
                              question_boards)
+    rep["firing_sets"] = firing_sets
     rep["seconds"] = round(time.time() - t0, 1)
     return rep
+
+
+def _pack(indices, n):
+    """A sorted list of board indices as text: a bitmap (bit i: board i), compressed, base64."""
+    import base64
+    import zlib
+    bits = bytearray((n + 7) // 8)
+    for i in indices:
+        bits[i >> 3] |= 1 << (i & 7)
+    return base64.b64encode(zlib.compress(bytes(bits), 6)).decode("ascii")
+
+
+def _unpack(text):
+    """The board indices _pack packed."""
+    import base64
+    import zlib
+    bits = zlib.decompress(base64.b64decode(text))
+    out = []
+    for j, byte in enumerate(bits):
+        if byte:
+            base = j << 3
+            out.extend(base + k for k in range(8) if byte >> k & 1)
+    return out
 
 
 # --------------------------------------------------------------------------- what a later --rules reuses
@@ -1176,6 +1219,10 @@ def definition_digests(kb):
     for t in kb.tables.values():
         out["table:" + t.id] = h([t.kind, t.columns, {k: v for k, v in t.meta.items() if k != "rows"},
                                   [[row.id, dict(row.meta), row.data, row.variant_data] for row in t.rows]])
+    # what any rule may read beside its own definition: the macros its conditions name, the
+    # questions and their aliases, the options, the declared and derived fact types
+    out["kb:shared"] = h([kb.macros, kb.questions, kb.question_aliases, kb.options, kb.declared,
+                          {k: sorted(v, key=str) for k, v in kb.derived.items()}])
     return out
 
 
@@ -1191,35 +1238,69 @@ def reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, quest
     return {"space": space, "code": _firing_code_digest(), "kb": root, "digests": definition_digests(kb)}
 
 
+def _unchanged(kb, prior, key, closure_of):
+    """A test `unchanged(entry)`: is the entry's network — the rules of its dependency closure and
+    the tables they read — defined as it was in the saved full run `prior`, whose space, code and
+    KB folder are this run's?  (None when nothing of the saved run holds here.)"""
+    if not prior or not key or not isinstance(prior.get("reuse"), dict):
+        return None
+    old = prior["reuse"]
+    if old.get("space") != key["space"] or old.get("code") != key["code"] or old.get("kb") != key["kb"]:
+        return None
+    then, now = old.get("digests") or {}, key["digests"]
+    if any(k.startswith("table:") and k not in now for k in then):
+        return None                      # a table gone: what read it is not known any more
+    if then.get("kb:shared") != now.get("kb:shared"):
+        return None                      # macros, questions, options: what every rule may read
+    changed = {k.split(":", 1)[1] for k in set(then) | set(now) if k.startswith("rule:") and then.get(k) != now.get(k)}
+    types = {kb.tables[k.split(":", 1)[1]].fact_type for k in now
+             if k.startswith("table:") and then.get(k) != now.get(k)}
+
+    def unchanged(y):
+        rules = closure_of({y})
+        return not (rules & changed or any(t in types for r in rules for t in closure_of.reads[r][0]))
+    return unchanged
+
+
 def _prior_counts(kb, prior, key, closure_of, candidates):
     """From a saved full run (`prior`, as slim() keeps it) whose space, code and KB folder are this
     run's: {rule: (own count, universe)} for each candidate whose network is unchanged since
     (no rule of its dependency closure, and no table one of them reads, defined otherwise)."""
-    if not prior or not isinstance(prior.get("reuse"), dict):
+    unchanged = _unchanged(kb, prior, key, closure_of)
+    if unchanged is None:
         return {}
-    old = prior["reuse"]
-    if old.get("space") != key["space"] or old.get("code") != key["code"] or old.get("kb") != key["kb"]:
-        return {}
-    then, now = old.get("digests") or {}, key["digests"]
-    if any(k.startswith("table:") and k not in now for k in then):
-        return {}                        # a table gone: what read it is not known any more
-    changed = {k.split(":", 1)[1] for k in set(then) | set(now) if k.startswith("rule:") and then.get(k) != now.get(k)}
-    types = {kb.tables[k.split(":", 1)[1]].fact_type for k in now
-             if k.startswith("table:") and then.get(k) != now.get(k)}
     counts, universe = prior.get("firing_counts") or {}, prior.get("firing_universe") or {}
+    return {y: (counts.get(y, 0), universe[y]) for y in candidates if y in universe and unchanged(y)}
+
+
+def _prior_firings(prior, ids, unchanged, boards, saved_boards):
+    """{entry: sorted indices into `boards`} for each of `ids` whose network is unchanged since the
+    saved full run (`unchanged`, see _unchanged) when the run kept where each entry fired
+    (FILE.firings): its boards, found among this run's by their inputs.  An entry the saved run
+    never saw fire has no set there, and fires nowhere."""
+    sets = (prior or {}).get("firing_sets")
+    if unchanged is None or not isinstance(sets, dict) or not isinstance(sets.get("layout"), dict):
+        return {}
+    todo = [x for x in ids if unchanged(x)]
+    if not todo:
+        return {}
+    old = saved_boards(sets["layout"])
+    if old is None or len(old) != sets.get("boards"):
+        return {}
+
+    def key(b):
+        return tuple(sorted(b.items()))
+    here = {key(b): i for i, b in enumerate(boards)}
     out = {}
-    for y in candidates:
-        if y not in universe:
-            continue
-        rules = closure_of({y})
-        if rules & changed or any(t in types for r in rules for t in closure_of.reads[r][0]):
-            continue
-        out[y] = (counts.get(y, 0), universe[y])
+    for x in todo:
+        packed = sets["sets"].get(x)
+        idx = _unpack(packed) if packed else []
+        out[x] = sorted(j for j in (here.get(key(old[i])) for i in idx) if j is not None)
     return out
 
 
 def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read,
-                prior=None, key=None):
+                prior=None, key=None, saved_boards=None):
     """`liuren audit --rules ID…`: those entries and the rules they meet, on the cone of the edit.
     1. A network of only what the entries rest on judges the space (the dimensions they read):
        where they fire.
@@ -1239,12 +1320,23 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     if bad:
         raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
     closure_of = dependency_graph(kb)
-    closure = closure_of(set(ids))
+    unchanged = _unchanged(kb, prior, key, closure_of)
+    steps = {}
+    t1 = time.time()
+    # 1. where they fire: from the saved full run for those whose network is unchanged since,
+    # else judged by a network of what they rest on
+    fired1 = _prior_firings(prior, ids, unchanged, boards, saved_boards) if saved_boards else {}
+    todo = [x for x in ids if x not in fired1]
+    if todo:
+        closure = closure_of(set(todo))
 
-    def net_for(net):
-        return ((net[0] if net else None), tuple(sorted(closure)))
-    fired1, _ = run_space(boards, kb_dir, None, procs, progress, "rules 1/3",
-                          nets=[(a, b, net_for(net)) for a, b, net in nets])
+        def net_for(net):
+            return ((net[0] if net else None), tuple(sorted(closure)))
+        walked, _ = run_space(boards, kb_dir, None, procs, progress, "rules 1/3",
+                              nets=[(a, b, net_for(net)) for a, b, net in nets])
+        fired1.update({x: walked.get(x, []) for x in todo})
+    steps["1 where they fire"] = round(time.time() - t1, 1)
+    t1 = time.time()
     mine = sorted({i for x in ids for i in fired1.get(x, ())})
     # 2. the whole network (or the whole question network) on those boards
     sub = [boards[i] for i in mine]
@@ -1252,6 +1344,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     back = {j: i for j, i in enumerate(mine)}
     pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items() if k[0] in ids or k[1] in ids}
     met = {x for x, v in fired2.items() if x in kb.entries and x not in ids}
+    steps["2 what they meet"] = round(time.time() - t1, 1)
+    t1 = time.time()
     mine_set = {x: set(fired1.get(x, ())) for x in ids}
     kinds = {kb.entries[x].kind for x in ids}
     on_of, broad, narrow = {}, set(), set()
@@ -1288,6 +1382,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         for y in cand:
             got = [keep[j] for j in fired3.get(y, [])]
             fired[y] = _fill_dims(boards, n_main, got, need)
+    steps["3 the met rules' counts"] = round(time.time() - t1, 1)
+    t1 = time.time()
     rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True, only=set(ids))
     if reused:
         skipped |= _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir)
@@ -1300,11 +1396,14 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["met"] = sorted(met)
     rep["not_compared"] = sorted(skipped)
     rep["counts_reused"] = len(reused)
+    rep["firings_reused"] = sorted(x for x in ids if x not in todo)
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,
                         definition=SPACE.describe(kb, None, set(dims)))
     rep["variants"], rep["source_disagreements"] = [], []
     rep["kb_dir"] = kb_dir
     rep["findings"] = findings(kb, rep)
+    steps["4 the report"] = round(time.time() - t1, 1)
+    rep["steps"] = steps
     rep["seconds"] = round(time.time() - t0, 1)
     return rep
 
@@ -1632,10 +1731,26 @@ def slim(rep):
     return out
 
 
+def firings_path(path):
+    """Where a saved run keeps where each entry fired (beside it: FILE.firings), which a later
+    `--rules` reads for the entries whose network is unchanged."""
+    import pathlib
+    p = pathlib.Path(path)
+    return p.with_name(p.name + ".firings")
+
+
 def save_run(rep, path):
     import pathlib
     p = pathlib.Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
+    side = firings_path(p)
+    if rep.get("firing_sets") and rep.get("reuse"):
+        tmp = side.with_name(side.name + ".tmp")
+        tmp.write_text(json.dumps({"reuse": rep["reuse"], **rep["firing_sets"]}, ensure_ascii=False),
+                       encoding="utf-8")
+        os.replace(tmp, side)
+    elif side.exists():
+        side.unlink()                   # a run without them: an older file beside it is not this run's
     tmp = p.with_suffix(p.suffix + ".tmp")
     tmp.write_text(json.dumps(slim(rep), ensure_ascii=False, indent=0), encoding="utf-8")
     os.replace(tmp, p)
@@ -1651,6 +1766,13 @@ def load_run(path):
         raise InputError(f"{path!r}: not a saved audit run (JSON)") from None
     if not isinstance(run, dict) or not isinstance(run.get("findings"), list):
         raise InputError(f"{path!r}: not a saved audit run (no findings)")
+    try:                                # where each entry fired, when the run kept it (else: counts only)
+        with open(firings_path(path), encoding="utf-8") as f:
+            side = json.load(f)
+        if isinstance(side, dict) and side.get("reuse") == run.get("reuse") and isinstance(side.get("sets"), dict):
+            run["firing_sets"] = side
+    except (OSError, ValueError):
+        pass
     return run
 
 

@@ -98,14 +98,18 @@ def _months(spec):
 _W = {}
 
 
-def _init(kb_dir, variants):
+def _init(kb_dir, variants, whole=True, shared=None):
     """Build the engine once per worker; a failure is kept and raised by the first task (a pool
-    whose initializer raises would restart its workers forever)."""
+    whose initializer raises would restart its workers forever).  `whole`: False when every task
+    names its network (the whole one is then never loaded); `shared`: what the parent worked out
+    for all workers (each entry's dimensions, the carried types), inherited at the fork."""
     try:
         import gc
         from liuren.rules.engines import engine_for
         _W["kb_dir"], _W["variants"] = kb_dir, variants
-        _W["eng"] = engine_for(kb_dir, dict(variants))
+        _W.update(shared or {})
+        if whole:
+            _W["eng"] = engine_for(kb_dir, dict(variants))
         gc.disable()          # a worker keeps nothing between boards; it collects every chunk
     except Exception as e:  # noqa: BLE001
         _W["error"] = e
@@ -334,23 +338,33 @@ def _carried_types():
     c = _W.get("carry")
     if c is None:
         from liuren.knowledge.kbload import load_kb
-        from liuren.knowledge.kblint import _reads, _thens
         if "kb_dir" not in _W:
             return frozenset()
         kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
-        produced = set()
-        for r in kb.rules.values():
-            for then in _thens(r):
-                for it in (then if isinstance(then, list) else [then]):
-                    if isinstance(it, dict):
-                        produced.update(it)
-        read = set()
-        for r in kb.rules.values():
-            if r.kind in JUDGMENT_KINDS:
-                read |= _reads(kb, r)[0]
-        produced.add("判")
-        c = _W["carry"] = frozenset(read & produced)
+        c = _W["carry"] = _carry_of(kb)
     return c
+
+
+def _carry_of(kb):
+    from liuren.knowledge.kblint import _reads, _thens
+    produced = set()
+    for r in kb.rules.values():
+        for then in _thens(r):
+            for it in (then if isinstance(then, list) else [then]):
+                if isinstance(it, dict):
+                    produced.update(it)
+    read = set()
+    for r in kb.rules.values():
+        if r.kind in JUDGMENT_KINDS:
+            read |= _reads(kb, r)[0]
+    produced.add("判")
+    return frozenset(read & produced)
+
+
+def worker_shared(kb, read=None):
+    """What every worker of a run over `kb` needs and the parent works out once: each entry's
+    dimensions (space.entry_reads) and the derived types a judgment's subject is carried by."""
+    return {"reads": SPACE.entry_reads(kb, read), "carry": _carry_of(kb)}
 
 
 def _entry_reads():
@@ -384,10 +398,12 @@ def _tasks(boards, procs, start=0, net=None):
     return tasks
 
 
-def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit", nets=None):
+def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit", nets=None,
+              shared=None):
     """Judge the boards on the workers: (fired_at {entry: sorted board indices}, co-firing pairs
     {(a, b): (boards, (first board, subject))}).  `nets`: [(first board, after last, net)] — the
-    boards of a range judged by the network `net` (see _net_engine) instead of the whole one."""
+    boards of a range judged by the network `net` (see _net_engine) instead of the whole one.
+    `shared`: worker_shared(kb) when the caller has it (else each worker works it out)."""
     procs = procs or min(os.cpu_count() or 1, 2) if os.cpu_count() else 1
     tasks = []
     ranges = nets or [(0, len(boards), None)]
@@ -400,7 +416,10 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
     t0 = time.time()
     done = 0
     ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
-    with ctx.Pool(procs, initializer=_init, initargs=(kb_dir, tuple(sorted((variants or {}).items())))) as pool:
+    whole = any(net is None for _, _, net in ranges)
+    procs = max(1, min(procs, len(tasks)))      # no worker started for nothing
+    with ctx.Pool(procs, initializer=_init,
+                  initargs=(kb_dir, tuple(sorted((variants or {}).items())), whole, shared)) as pool:
         for f, p in pool.imap_unordered(_work, tasks):
             for k, runs in f.items():           # runs of consecutive boards: (first, after last)
                 at = fired_at[k]
@@ -570,7 +589,7 @@ def judge_argv(board, kb_dir=None, variants=None):
     return shlex.split(judge_command(board, kb_dir, variants))[1:]
 
 
-def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True, only=None):
+def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True, only=None, read=None):
     """What the walk found, as the report's sections and its ranked findings.  Boards [0, n_main)
     are the widened space; the boards after it are the question spaces (judged by networks of
     a question's rules and what they rest on): an entry that fires on the widened space is
@@ -587,7 +606,7 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
     fired_at = {k: (v if not v or v[0] >= n_main else [i for i in v if i < n_main]) for k, v in fired_at.items()}
     # an entry's own space: the base boards and the extra boards of what it reads (an extra board
     # of another dimension repeats its base board for it), or its question's boards
-    ereads = SPACE.entry_reads(kb)
+    ereads = SPACE.entry_reads(kb, read)
     dim_at = [SPACE.dim_of(b) for b in boards[:n_main]]
     n_dim = Counter(dim_at)
     universe, own = {}, {}
@@ -1054,12 +1073,13 @@ def source_disagreements(kb, fired_at):
 
 
 # --------------------------------------------------------------------------- command
-def question_rules(kb):
+def question_rules(kb, only=None):
     """{question: the entries only it brings out} (never_reason's reading of each entry, with no
-    question asked)."""
+    question asked; `only`: of those entries alone)."""
     out = defaultdict(set)
-    checkable = [e for e in kb.entries.values() if e.id in kb.rules or
-                 (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
+    checkable = [e for e in kb.entries.values() if (e.id in kb.rules or
+                 (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported")))
+                 and (only is None or e.id in only)]
     for e in checkable:
         why = never_reason(kb, e.id)
         if why.get("reason") == "question":
@@ -1081,7 +1101,7 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     the last one the cache keeps) for the met rules the edit cannot have moved."""
     from liuren.casting.cast import check_options
     from liuren.knowledge.kbload import load_kb
-    from liuren.knowledge.kblint import dependency_closure
+    from liuren.knowledge.kblint import dependency_graph
     check_options(options or {})
     kb = load_kb(kb_dir)
     t0 = time.time()
@@ -1097,7 +1117,9 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
         bad = [x for x in rules if x not in kb.entries]
         if bad:
             raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
-        mine = dependency_closure(kb, set(rules))
+    closure_of = dependency_graph(kb)
+    if rules is not None:
+        mine = closure_of(set(rules))
         dims = [d for d in dims if any(d in read.get(r, ()) for r in mine)]
     if wide:
         boards, _ = wide_space(months, daynight, options, days, question, dims)
@@ -1110,10 +1132,12 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     nq = None
     if questions and question is None:
         nq = min(days * 12, SPACE.QUESTION_BOARDS if question_boards is None else question_boards)
-        for q, ids in sorted(question_rules(kb).items()):
+        # (--rules: the questions that bring out one of those rules, found from them alone)
+        gated = question_rules(kb) if rules is None or question_rules(kb, set(rules)) else {}
+        for q, ids in sorted(gated.items()):
             if rules is not None and not ids & set(rules):
                 continue
-            closure = dependency_closure(kb, ids)
+            closure = closure_of(ids)
             qb = SPACE.question_boards(q, days, nq, options)
             nets.append((len(boards), len(boards) + len(qb), (q, tuple(sorted(closure)))))
             boards += qb
@@ -1144,13 +1168,13 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
             return old
         return audit_rules(kb, kb_dir, rules, boards, n_main, nets, procs, progress, dims, qspaces, t0,
                            dict(months=months, daynight=daynight, options=options or {}, days=days, question=question),
-                           read, prior, key, saved_boards)
-    fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets)
+                           read, prior, key, saved_boards, closure_of, worker_shared(kb, read))
+    fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets, shared=worker_shared(kb, read))
     # where each entry fired, for a later --rules (kept beside the saved run, not in the report)
     firing_sets = {"layout": {"dims": main_dims, "questions": sorted(qspaces), "nq": nq},
                    "boards": len(boards), "sets": {k: _pack(v, len(boards)) for k, v in fired_at.items()
                                                    if k in kb.entries}}
-    rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples)
+    rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples, read=read)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
                          "question": question, "wide": wide, "varied": dims, "question_spaces": qspaces,
                          "definition": SPACE.describe(kb, read, set(dims))})
@@ -1300,7 +1324,7 @@ def _prior_firings(prior, ids, unchanged, boards, saved_boards):
 
 
 def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read,
-                prior=None, key=None, saved_boards=None):
+                prior=None, key=None, saved_boards=None, closure_of=None, shared=None):
     """`liuren audit --rules ID…`: those entries and the rules they meet, on the cone of the edit.
     1. A network of only what the entries rest on judges the space (the dimensions they read):
        where they fire.
@@ -1319,7 +1343,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     bad = [x for x in ids if x not in kb.entries]
     if bad:
         raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
-    closure_of = dependency_graph(kb)
+    closure_of = closure_of or dependency_graph(kb)
     unchanged = _unchanged(kb, prior, key, closure_of)
     steps = {}
     t1 = time.time()
@@ -1333,14 +1357,14 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         def net_for(net):
             return ((net[0] if net else None), tuple(sorted(closure)))
         walked, _ = run_space(boards, kb_dir, None, procs, progress, "rules 1/3",
-                              nets=[(a, b, net_for(net)) for a, b, net in nets])
+                              nets=[(a, b, net_for(net)) for a, b, net in nets], shared=shared)
         fired1.update({x: walked.get(x, []) for x in todo})
     steps["1 where they fire"] = round(time.time() - t1, 1)
     t1 = time.time()
     mine = sorted({i for x in ids for i in fired1.get(x, ())})
     # 2. the whole network (or the whole question network) on those boards
     sub = [boards[i] for i in mine]
-    fired2, pairs2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3") if sub else ({}, {})
+    fired2, pairs2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", shared=shared) if sub else ({}, {})
     back = {j: i for j, i in enumerate(mine)}
     pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items() if k[0] in ids or k[1] in ids}
     met = {x for x, v in fired2.items() if x in kb.entries and x not in ids}
@@ -1378,15 +1402,15 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
                   ((net[0] if net else None), tuple(sorted(closure3)))) for a, b, net in nets[1:]]
         n3 = len(keep) - (len(boards) - n_main)
         fired3, _ = run_space(sub3, kb_dir, None, procs, progress, "rules 3/3",
-                              nets=[(0, n3, (None, tuple(sorted(closure3))))] + nets3)
+                              nets=[(0, n3, (None, tuple(sorted(closure3))))] + nets3, shared=shared)
         for y in cand:
             got = [keep[j] for j in fired3.get(y, [])]
             fired[y] = _fill_dims(boards, n_main, got, need)
     steps["3 the met rules' counts"] = round(time.time() - t1, 1)
     t1 = time.time()
-    rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True, only=set(ids))
+    rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True, only=set(ids), read=read)
     if reused:
-        skipped |= _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir)
+        skipped |= _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir, read)
     keep = set(ids)
     rep["never_fire"] = [x for x in rep["never_fire"] if x["id"] in keep]
     rep["always_fire"] = [x for x in rep["always_fire"] if x["id"] in keep]
@@ -1398,7 +1422,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["counts_reused"] = len(reused)
     rep["firings_reused"] = sorted(x for x in ids if x not in todo)
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,
-                        definition=SPACE.describe(kb, None, set(dims)))
+                        definition=SPACE.describe(kb, read, set(dims)))
     rep["variants"], rep["source_disagreements"] = [], []
     rep["kb_dir"] = kb_dir
     rep["findings"] = findings(kb, rep)
@@ -1408,7 +1432,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     return rep
 
 
-def _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir):
+def _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir, read=None):
     """Redundancy and nesting between the audited entries and the met rules whose count over the
     space the saved run gives (reused: {rule: (own count, universe)}), as analyse() finds them
     from firing sets: a met rule that fires on every board of an entry is equal to it when it
@@ -1416,7 +1440,7 @@ def _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir)
     firings are there.  A met rule that reads a dimension this run did not vary (its extra
     boards are not here) is not compared.  Returns the rules not compared."""
     ents = kb.entries
-    ereads = SPACE.entry_reads(kb)
+    ereads = SPACE.entry_reads(kb, read)
     varied = set(dims)
     counts, universe = rep["firing_counts"], rep["firing_universe"]
     not_compared = set()

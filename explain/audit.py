@@ -1496,14 +1496,15 @@ def _fill_dims(boards, n_main, got, need):
     base_at = {}
     for i, b in enumerate(boards[:n_main]):
         if _dim_of(b) is None:
-            base_at[(b["day"], b["jiang"], b["month"], b["night"])] = i
+            base_at[(b["day"], b["jiang"], b["month"][1:], b["night"])] = i
     out = set(got)
     for i, b in enumerate(boards[:n_main]):
         d = _dim_of(b)
         # a year board moves 行年 too (the birth year is kept): it is read by 本命・行年 rules as well
         if d is not None and d not in need and not (d == "year" and "person" in need):
             off = (SPACE.BRANCHES.index(b["jiang"]) - SPACE.BRANCHES.index(b["hour"])) % 12
-            src = base_at.get((b["day"], SPACE.BRANCHES[off], b["month"], b["night"]))
+            # (a year board names its month by that year: 壬寅 for 庚寅; the branch is the month's)
+            src = base_at.get((b["day"], SPACE.BRANCHES[off], b["month"][1:], b["night"]))
             if src in got:
                 out.add(i)
     return sorted(out)

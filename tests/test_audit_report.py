@@ -369,3 +369,14 @@ def test_rules_mode_judges_an_edited_rule_afresh(tmp_path):
     after = audit(str(k), **kw)
     assert one["firing_counts"]["t-good"] == after["firing_counts"]["t-good"] > before["firing_counts"]["t-good"]
     assert _findings_of(one, "t-good") == _findings_of(after, "t-good")
+
+
+def test_fill_dims_finds_the_base_board_of_a_year_board():
+    # a rule that does not read the year fires on a year board as on the base board it was made
+    # from, though the year names that month otherwise (壬寅 for 庚寅)
+    from collections import Counter
+    from liuren.explain.audit import _dim_of, _fill_dims, wide_space
+    boards, _ = wide_space("all", "both", None, 1, None, ["year", "hour"])
+    base = [i for i, b in enumerate(boards) if _dim_of(b) is None]
+    filled = Counter(_dim_of(boards[i]) for i in _fill_dims(boards, len(boards), base, set()))
+    assert filled == Counter({None: len(base), "hour": 12 * 11, "year": 12 * 11})

@@ -1113,14 +1113,13 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     who = SPACE.readers(kb, read)
     dims = [d["id"] for d in SPACE.DIMENSIONS if who[d["id"]]] if wide else []
     if rules is not None:
-        # --rules: only the dimensions those rules read (through what they rest on)
+        # --rules: every dimension the full run varies is in the space (a rule that does not read
+        # one fires on its boards as on their base boards, and meets there the rules that do);
+        # only the dimensions they read are walked for where they fire
         bad = [x for x in rules if x not in kb.entries]
         if bad:
             raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
     closure_of = dependency_graph(kb)
-    if rules is not None:
-        mine = closure_of(set(rules))
-        dims = [d for d in dims if any(d in read.get(r, ()) for r in mine)]
     if wide:
         boards, _ = wide_space(months, daynight, options, days, question, dims)
     else:
@@ -1356,9 +1355,18 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
 
         def net_for(net):
             return ((net[0] if net else None), tuple(sorted(closure)))
-        walked, _ = run_space(boards, kb_dir, None, procs, progress, "rules 1/3",
-                              nets=[(a, b, net_for(net)) for a, b, net in nets], shared=shared)
-        fired1.update({x: walked.get(x, []) for x in todo})
+        need1 = {d for r in closure for d in read.get(r, ())}
+        keep1 = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need1
+                 or (_dim_of(b) == "year" and "person" in need1)]
+        n1 = len(keep1)
+        keep1 += list(range(n_main, len(boards)))
+        nets1 = [(a - n_main + n1, b - n_main + n1, net_for(net)) for a, b, net in nets[1:]]
+        walked, _ = run_space([boards[i] for i in keep1], kb_dir, None, procs, progress, "rules 1/3",
+                              nets=[(0, n1, net_for(None))] + nets1, shared=shared)
+        for x in todo:
+            got = [keep1[j] for j in walked.get(x, [])]
+            main_got = _fill_dims(boards, n_main, [i for i in got if i < n_main], need1)
+            fired1[x] = main_got + [i for i in got if i >= n_main]
     steps["1 where they fire"] = round(time.time() - t1, 1)
     t1 = time.time()
     mine = sorted({i for x in ids for i in fired1.get(x, ())})

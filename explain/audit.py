@@ -1372,7 +1372,12 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     mine = sorted({i for x in ids for i in fired1.get(x, ())})
     # 2. the whole network (or the whole question network) on those boards
     sub = [boards[i] for i in mine]
-    fired2, pairs2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", shared=shared) if sub else ({}, {})
+    # (a question's boards on the network the full run judges them by: its rules and what they rest on)
+    import bisect
+    sub_nets = [(bisect.bisect_left(mine, a), bisect.bisect_left(mine, b), net) for a, b, net in nets]
+    sub_nets = [(a, b, net) for a, b, net in sub_nets if b > a]
+    fired2, pairs2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
+                               shared=shared) if sub else ({}, {})
     back = {j: i for j, i in enumerate(mine)}
     pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items() if k[0] in ids or k[1] in ids}
     met = {x for x, v in fired2.items() if x in kb.entries and x not in ids}

@@ -277,10 +277,13 @@ def bench_kb_check(kb_dir=None, n=3):
     found = static_findings(kb)
     print(f"  the static checks ({len(found)} findings): {time.perf_counter() - t:6.2f} s wall, "
           f"{time.process_time() - c:6.2f} s CPU")
-def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60):
+def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=False):
     """The full audit (variants on the sample, both cores) of the base space (720 lessons × 12
     months × 晝/夜, 占時 子) and of the widened space (knowledge/space.py), one after the other in
-    this run, and `audit --rules` for one rule; the ratio widened / base (target ≤ 2)."""
+    this run, and `audit --rules` for one rule; the ratio widened / base (target ≤ 2).
+    `edited`: also `--rules` as after an edit of the rule (its definition's digest in the saved
+    run made different, so where it fires is judged again and the met rules resting on it are
+    not taken from the saved run)."""
     import os
     from liuren.explain.audit import audit
     print(f"audit (load average {os.getloadavg()[0]:.1f} at the start; days {days} of 60)")
@@ -297,12 +300,29 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60):
             prior = rep
         a, b = out.values()
         print(f"  widened / base: {b / a:.2f}× (target ≤ 2×)")
-    for r in rules or ():
+    if prior is None:
+        from liuren.explain.audit import last_run_path, load_run
+        prior = load_run(last_run_path()) if last_run_path().exists() else None
+        print(f"  the saved run: {'none' if prior is None else last_run_path()}")
+    runs = [(r, prior) for r in rules or ()]
+    if edited and prior is not None:
+        import copy
+        for r in rules or ():
+            p = copy.deepcopy(prior)
+            p["reuse"]["digests"]["rule:" + r] = "edited"
+            runs.append((r + " (as edited)", p))
+    for label, p in runs:
+        r = label.split()[0]
         t0, c0 = time.perf_counter(), _cpu()
-        one = audit(kb, progress=False, variants=False, rules=[r], prior=prior, days=days)
+        one = audit(kb, progress=False, variants=False, rules=[r], prior=p, days=days)
+        r = label
         print(f"  audit --rules {r:<30} {time.perf_counter() - t0:7.1f} s (target ≤ 30 s; {_cpu() - c0:.1f} s CPU; "
               f"{one.get('counts_reused', 0)} met rules' counts from the saved run, "
               f"{len(one.get('not_compared', []))} not compared)  (load {os.getloadavg()[0]:.1f})", flush=True)
+        steps = "; ".join(f"{k} {v:.1f} s" for k, v in (one.get("steps") or {}).items())
+        print(f"      where it fires {'from the saved run' if one.get('firings_reused') else 'judged'}; "
+              f"{one['firing_counts'].get(r.split()[0], 0):,} boards; {len(one.get('met', [])):,} met; per step: {steps}",
+              flush=True)
 
 
 def _cpu():
@@ -316,6 +336,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--audit", action="store_true", help="only the full audit: base space, widened space, --rules")
     ap.add_argument("--audit-rules", nargs="*", metavar="ID", help="only `audit --rules ID` for each ID")
+    ap.add_argument("--audit-edited", action="store_true",
+                    help="with --audit-rules: also each rule as after an edit of it (judged afresh)")
     ap.add_argument("--audit-days", type=int, default=60,
                     help="the audits on the first N days only (a documented subset on a busy machine)")
     ap.add_argument("--kb-examples", action="store_true", help="only `liuren kb check --examples` over the KB")
@@ -333,7 +355,8 @@ def main():
     if a.kb_check:
         bench_kb_check(a.kb)
     if a.audit or a.audit_rules is not None:
-        bench_audit(a.kb, a.audit_rules if a.audit_rules else ("dq10-tuonan",), spaces=a.audit, days=a.audit_days)
+        bench_audit(a.kb, a.audit_rules if a.audit_rules else ("dq10-tuonan",), spaces=a.audit, days=a.audit_days,
+                    edited=a.audit_edited)
         return
     if a.kb_examples:
         bench_kb_examples(a.kb)

@@ -98,14 +98,18 @@ def _months(spec):
 _W = {}
 
 
-def _init(kb_dir, variants):
+def _init(kb_dir, variants, whole=True, shared=None):
     """Build the engine once per worker; a failure is kept and raised by the first task (a pool
-    whose initializer raises would restart its workers forever)."""
+    whose initializer raises would restart its workers forever).  `whole`: False when every task
+    names its network (the whole one is then never loaded); `shared`: what the parent worked out
+    for all workers (each entry's dimensions, the carried types), inherited at the fork."""
     try:
         import gc
         from liuren.rules.engines import engine_for
         _W["kb_dir"], _W["variants"] = kb_dir, variants
-        _W["eng"] = engine_for(kb_dir, dict(variants))
+        _W.update(shared or {})
+        if whole:
+            _W["eng"] = engine_for(kb_dir, dict(variants))
         gc.disable()          # a worker keeps nothing between boards; it collects every chunk
     except Exception as e:  # noqa: BLE001
         _W["error"] = e
@@ -334,23 +338,33 @@ def _carried_types():
     c = _W.get("carry")
     if c is None:
         from liuren.knowledge.kbload import load_kb
-        from liuren.knowledge.kblint import _reads, _thens
         if "kb_dir" not in _W:
             return frozenset()
         kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
-        produced = set()
-        for r in kb.rules.values():
-            for then in _thens(r):
-                for it in (then if isinstance(then, list) else [then]):
-                    if isinstance(it, dict):
-                        produced.update(it)
-        read = set()
-        for r in kb.rules.values():
-            if r.kind in JUDGMENT_KINDS:
-                read |= _reads(kb, r)[0]
-        produced.add("判")
-        c = _W["carry"] = frozenset(read & produced)
+        c = _W["carry"] = _carry_of(kb)
     return c
+
+
+def _carry_of(kb):
+    from liuren.knowledge.kblint import _reads, _thens
+    produced = set()
+    for r in kb.rules.values():
+        for then in _thens(r):
+            for it in (then if isinstance(then, list) else [then]):
+                if isinstance(it, dict):
+                    produced.update(it)
+    read = set()
+    for r in kb.rules.values():
+        if r.kind in JUDGMENT_KINDS:
+            read |= _reads(kb, r)[0]
+    produced.add("判")
+    return frozenset(read & produced)
+
+
+def worker_shared(kb, read=None):
+    """What every worker of a run over `kb` needs and the parent works out once: each entry's
+    dimensions (space.entry_reads) and the derived types a judgment's subject is carried by."""
+    return {"reads": SPACE.entry_reads(kb, read), "carry": _carry_of(kb)}
 
 
 def _entry_reads():
@@ -384,10 +398,12 @@ def _tasks(boards, procs, start=0, net=None):
     return tasks
 
 
-def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit", nets=None):
+def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit", nets=None,
+              shared=None):
     """Judge the boards on the workers: (fired_at {entry: sorted board indices}, co-firing pairs
     {(a, b): (boards, (first board, subject))}).  `nets`: [(first board, after last, net)] — the
-    boards of a range judged by the network `net` (see _net_engine) instead of the whole one."""
+    boards of a range judged by the network `net` (see _net_engine) instead of the whole one.
+    `shared`: worker_shared(kb) when the caller has it (else each worker works it out)."""
     procs = procs or min(os.cpu_count() or 1, 2) if os.cpu_count() else 1
     tasks = []
     ranges = nets or [(0, len(boards), None)]
@@ -400,7 +416,10 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
     t0 = time.time()
     done = 0
     ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
-    with ctx.Pool(procs, initializer=_init, initargs=(kb_dir, tuple(sorted((variants or {}).items())))) as pool:
+    whole = any(net is None for _, _, net in ranges)
+    procs = max(1, min(procs, len(tasks)))      # no worker started for nothing
+    with ctx.Pool(procs, initializer=_init,
+                  initargs=(kb_dir, tuple(sorted((variants or {}).items())), whole, shared)) as pool:
         for f, p in pool.imap_unordered(_work, tasks):
             for k, runs in f.items():           # runs of consecutive boards: (first, after last)
                 at = fired_at[k]
@@ -638,11 +657,13 @@ def judge_argv(board, kb_dir=None, variants=None):
     return shlex.split(judge_command(board, kb_dir, variants))[1:]
 
 
-def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True):
+def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True, only=None, read=None):
     """What the walk found, as the report's sections and its ranked findings.  Boards [0, n_main)
     are the widened space; the boards after it are the question spaces (judged by networks of
     a question's rules and what they rest on): an entry that fires on the widened space is
-    compared there only, an entry that fires only under a question on its question's boards."""
+    compared there only, an entry that fires only under a question on its question's boards.
+    `only`: the entries whose never- and always-firing is asked (`--rules`: the audited ones;
+    the others were not judged over the space, so their silence says nothing)."""
     n = len(boards)
     n_main = n if n_main is None else n_main
     asked = {b.get("question") for b in boards} - {None}
@@ -653,7 +674,7 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
     fired_at = {k: (v if not v or v[0] >= n_main else [i for i in v if i < n_main]) for k, v in fired_at.items()}
     # an entry's own space: the base boards and the extra boards of what it reads (an extra board
     # of another dimension repeats its base board for it), or its question's boards
-    ereads = SPACE.entry_reads(kb)
+    ereads = SPACE.entry_reads(kb, read)
     dim_at = [SPACE.dim_of(b) for b in boards[:n_main]]
     n_dim = Counter(dim_at)
     universe, own = {}, {}
@@ -667,8 +688,9 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
             universe[k] = sum(c for d, c in n_dim.items() if d is None or d in ds)
             own[k] = sum(1 for i in v if dim_at[i] is None or dim_at[i] in ds)
     judged = {e.id for e in ents.values() if e.kind in JUDGMENT_KINDS}
-    checkable = [e for e in ents.values() if e.id in kb.rules or
-                 (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
+    checkable = [e for e in ents.values() if (e.id in kb.rules or
+                 (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported")))
+                 and (only is None or e.id in only)]
     never = sorted(e.id for e in checkable if not fired_at.get(e.id))
     always = sorted(e.id for e in checkable if fired_at.get(e.id) and own[e.id] == universe[e.id])
 
@@ -1125,12 +1147,13 @@ def source_disagreements(kb, fired_at):
 
 
 # --------------------------------------------------------------------------- command
-def question_rules(kb):
+def question_rules(kb, only=None):
     """{question: the entries only it brings out} (never_reason's reading of each entry, with no
-    question asked)."""
+    question asked; `only`: of those entries alone)."""
     out = defaultdict(set)
-    checkable = [e for e in kb.entries.values() if e.id in kb.rules or
-                 (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported"))]
+    checkable = [e for e in kb.entries.values() if (e.id in kb.rules or
+                 (getattr(e, "table", "") and kb.tables[e.table].meta.get("reported")))
+                 and (only is None or e.id in only)]
     for e in checkable:
         why = never_reason(kb, e.id)
         if why.get("reason") == "question":
@@ -1152,7 +1175,7 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     the last one the cache keeps) for the met rules the edit cannot have moved."""
     from liuren.casting.cast import check_options
     from liuren.knowledge.kbload import load_kb
-    from liuren.knowledge.kblint import dependency_closure
+    from liuren.knowledge.kblint import dependency_graph
     check_options(options or {})
     kb = load_kb(kb_dir)
     t0 = time.time()
@@ -1164,12 +1187,13 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     who = SPACE.readers(kb, read)
     dims = [d["id"] for d in SPACE.DIMENSIONS if who[d["id"]]] if wide else []
     if rules is not None:
-        # --rules: only the dimensions those rules read (through what they rest on)
+        # --rules: every dimension the full run varies is in the space (a rule that does not read
+        # one fires on its boards as on their base boards, and meets there the rules that do);
+        # only the dimensions they read are walked for where they fire
         bad = [x for x in rules if x not in kb.entries]
         if bad:
             raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
-        mine = dependency_closure(kb, set(rules))
-        dims = [d for d in dims if any(d in read.get(r, ()) for r in mine)]
+    closure_of = dependency_graph(kb)
     if wide:
         boards, _ = wide_space(months, daynight, options, days, question, dims)
     else:
@@ -1177,12 +1201,16 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     n_main = len(boards)
     nets = [(0, n_main, None)]
     qspaces = {}
+    main_dims = list(dims)
+    nq = None
     if questions and question is None:
         nq = min(days * 12, SPACE.QUESTION_BOARDS if question_boards is None else question_boards)
-        for q, ids in sorted(question_rules(kb).items()):
+        # (--rules: the questions that bring out one of those rules, found from them alone)
+        gated = question_rules(kb) if rules is None or question_rules(kb, set(rules)) else {}
+        for q, ids in sorted(gated.items()):
             if rules is not None and not ids & set(rules):
                 continue
-            closure = dependency_closure(kb, ids)
+            closure = closure_of(ids)
             qb = SPACE.question_boards(q, days, nq, options)
             nets.append((len(boards), len(boards) + len(qb), (q, tuple(sorted(closure)))))
             boards += qb
@@ -1198,11 +1226,28 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
         elif not isinstance(prior, dict):
             prior = load_run(prior)
         key = reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions, question_boards)
+
+        def saved_boards(layout):
+            """The boards of the saved full run, in its order (its layout: the dimensions and questions it varied)."""
+            try:
+                if wide:
+                    old, _ = wide_space(months, daynight, options, days, question, list(layout["dims"]))
+                else:
+                    old = board_space(months, daynight, options, days, question)
+                for q in layout.get("questions") or ():
+                    old += SPACE.question_boards(q, days, layout["nq"], options)
+            except (KeyError, TypeError, InputError):
+                return None
+            return old
         return audit_rules(kb, kb_dir, rules, boards, n_main, nets, procs, progress, dims, qspaces, t0,
                            dict(months=months, daynight=daynight, options=options or {}, days=days, question=question),
-                           read, prior, key)
-    fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets)
-    rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples)
+                           read, prior, key, saved_boards, closure_of, worker_shared(kb, read))
+    fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets, shared=worker_shared(kb, read))
+    # where each entry fired, for a later --rules (kept beside the saved run, not in the report)
+    firing_sets = {"layout": {"dims": main_dims, "questions": sorted(qspaces), "nq": nq},
+                   "boards": len(boards), "sets": {k: _pack(v, len(boards)) for k, v in fired_at.items()
+                                                   if k in kb.entries}}
+    rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples, read=read)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
                          "question": question, "wide": wide, "varied": dims, "question_spaces": qspaces,
                          "definition": SPACE.describe(kb, read, set(dims))})
@@ -1213,8 +1258,32 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     rep["findings"] = findings(kb, rep)
     rep["reuse"] = reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions,
                              question_boards)
+    rep["firing_sets"] = firing_sets
     rep["seconds"] = round(time.time() - t0, 1)
     return rep
+
+
+def _pack(indices, n):
+    """A sorted list of board indices as text: a bitmap (bit i: board i), compressed, base64."""
+    import base64
+    import zlib
+    bits = bytearray((n + 7) // 8)
+    for i in indices:
+        bits[i >> 3] |= 1 << (i & 7)
+    return base64.b64encode(zlib.compress(bytes(bits), 6)).decode("ascii")
+
+
+def _unpack(text):
+    """The board indices _pack packed."""
+    import base64
+    import zlib
+    bits = zlib.decompress(base64.b64decode(text))
+    out = []
+    for j, byte in enumerate(bits):
+        if byte:
+            base = j << 3
+            out.extend(base + k for k in range(8) if byte >> k & 1)
+    return out
 
 
 # --------------------------------------------------------------------------- what a later --rules reuses
@@ -1247,6 +1316,10 @@ def definition_digests(kb):
     for t in kb.tables.values():
         out["table:" + t.id] = h([t.kind, t.columns, {k: v for k, v in t.meta.items() if k != "rows"},
                                   [[row.id, dict(row.meta), row.data, row.variant_data] for row in t.rows]])
+    # what any rule may read beside its own definition: the macros its conditions name, the
+    # questions and their aliases, the options, the declared and derived fact types
+    out["kb:shared"] = h([kb.macros, kb.questions, kb.question_aliases, kb.options, kb.declared,
+                          {k: sorted(v, key=str) for k, v in kb.derived.items()}])
     return out
 
 
@@ -1262,35 +1335,69 @@ def reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, quest
     return {"space": space, "code": _firing_code_digest(), "kb": root, "digests": definition_digests(kb)}
 
 
+def _unchanged(kb, prior, key, closure_of):
+    """A test `unchanged(entry)`: is the entry's network — the rules of its dependency closure and
+    the tables they read — defined as it was in the saved full run `prior`, whose space, code and
+    KB folder are this run's?  (None when nothing of the saved run holds here.)"""
+    if not prior or not key or not isinstance(prior.get("reuse"), dict):
+        return None
+    old = prior["reuse"]
+    if old.get("space") != key["space"] or old.get("code") != key["code"] or old.get("kb") != key["kb"]:
+        return None
+    then, now = old.get("digests") or {}, key["digests"]
+    if any(k.startswith("table:") and k not in now for k in then):
+        return None                      # a table gone: what read it is not known any more
+    if then.get("kb:shared") != now.get("kb:shared"):
+        return None                      # macros, questions, options: what every rule may read
+    changed = {k.split(":", 1)[1] for k in set(then) | set(now) if k.startswith("rule:") and then.get(k) != now.get(k)}
+    types = {kb.tables[k.split(":", 1)[1]].fact_type for k in now
+             if k.startswith("table:") and then.get(k) != now.get(k)}
+
+    def unchanged(y):
+        rules = closure_of({y})
+        return not (rules & changed or any(t in types for r in rules for t in closure_of.reads[r][0]))
+    return unchanged
+
+
 def _prior_counts(kb, prior, key, closure_of, candidates):
     """From a saved full run (`prior`, as slim() keeps it) whose space, code and KB folder are this
     run's: {rule: (own count, universe)} for each candidate whose network is unchanged since
     (no rule of its dependency closure, and no table one of them reads, defined otherwise)."""
-    if not prior or not isinstance(prior.get("reuse"), dict):
+    unchanged = _unchanged(kb, prior, key, closure_of)
+    if unchanged is None:
         return {}
-    old = prior["reuse"]
-    if old.get("space") != key["space"] or old.get("code") != key["code"] or old.get("kb") != key["kb"]:
-        return {}
-    then, now = old.get("digests") or {}, key["digests"]
-    if any(k.startswith("table:") and k not in now for k in then):
-        return {}                        # a table gone: what read it is not known any more
-    changed = {k.split(":", 1)[1] for k in set(then) | set(now) if k.startswith("rule:") and then.get(k) != now.get(k)}
-    types = {kb.tables[k.split(":", 1)[1]].fact_type for k in now
-             if k.startswith("table:") and then.get(k) != now.get(k)}
     counts, universe = prior.get("firing_counts") or {}, prior.get("firing_universe") or {}
+    return {y: (counts.get(y, 0), universe[y]) for y in candidates if y in universe and unchanged(y)}
+
+
+def _prior_firings(prior, ids, unchanged, boards, saved_boards):
+    """{entry: sorted indices into `boards`} for each of `ids` whose network is unchanged since the
+    saved full run (`unchanged`, see _unchanged) when the run kept where each entry fired
+    (FILE.firings): its boards, found among this run's by their inputs.  An entry the saved run
+    never saw fire has no set there, and fires nowhere."""
+    sets = (prior or {}).get("firing_sets")
+    if unchanged is None or not isinstance(sets, dict) or not isinstance(sets.get("layout"), dict):
+        return {}
+    todo = [x for x in ids if unchanged(x)]
+    if not todo:
+        return {}
+    old = saved_boards(sets["layout"])
+    if old is None or len(old) != sets.get("boards"):
+        return {}
+
+    def key(b):
+        return tuple(sorted(b.items()))
+    here = {key(b): i for i, b in enumerate(boards)}
     out = {}
-    for y in candidates:
-        if y not in universe:
-            continue
-        rules = closure_of({y})
-        if rules & changed or any(t in types for r in rules for t in closure_of.reads[r][0]):
-            continue
-        out[y] = (counts.get(y, 0), universe[y])
+    for x in todo:
+        packed = sets["sets"].get(x)
+        idx = _unpack(packed) if packed else []
+        out[x] = sorted(j for j in (here.get(key(old[i])) for i in idx) if j is not None)
     return out
 
 
 def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read,
-                prior=None, key=None):
+                prior=None, key=None, saved_boards=None, closure_of=None, shared=None):
     """`liuren audit --rules ID…`: those entries and the rules they meet, on the cone of the edit.
     1. A network of only what the entries rest on judges the space (the dimensions they read):
        where they fire.
@@ -1309,20 +1416,47 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     bad = [x for x in ids if x not in kb.entries]
     if bad:
         raise InputError(f"--rules {bad[0]!r}: no rule or named row has this id (liuren rules lists them)")
-    closure_of = dependency_graph(kb)
-    closure = closure_of(set(ids))
+    closure_of = closure_of or dependency_graph(kb)
+    unchanged = _unchanged(kb, prior, key, closure_of)
+    steps = {}
+    t1 = time.time()
+    # 1. where they fire: from the saved full run for those whose network is unchanged since,
+    # else judged by a network of what they rest on
+    fired1 = _prior_firings(prior, ids, unchanged, boards, saved_boards) if saved_boards else {}
+    todo = [x for x in ids if x not in fired1]
+    if todo:
+        closure = closure_of(set(todo))
 
-    def net_for(net):
-        return ((net[0] if net else None), tuple(sorted(closure)))
-    fired1, _ = run_space(boards, kb_dir, None, procs, progress, "rules 1/3",
-                          nets=[(a, b, net_for(net)) for a, b, net in nets])
+        def net_for(net):
+            return ((net[0] if net else None), tuple(sorted(closure)))
+        need1 = {d for r in closure for d in read.get(r, ())}
+        keep1 = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need1
+                 or (_dim_of(b) == "year" and "person" in need1)]
+        n1 = len(keep1)
+        keep1 += list(range(n_main, len(boards)))
+        nets1 = [(a - n_main + n1, b - n_main + n1, net_for(net)) for a, b, net in nets[1:]]
+        walked, _ = run_space([boards[i] for i in keep1], kb_dir, None, procs, progress, "rules 1/3",
+                              nets=[(0, n1, net_for(None))] + nets1, shared=shared)
+        for x in todo:
+            got = [keep1[j] for j in walked.get(x, [])]
+            main_got = _fill_dims(boards, n_main, [i for i in got if i < n_main], need1)
+            fired1[x] = main_got + [i for i in got if i >= n_main]
+    steps["1 where they fire"] = round(time.time() - t1, 1)
+    t1 = time.time()
     mine = sorted({i for x in ids for i in fired1.get(x, ())})
     # 2. the whole network (or the whole question network) on those boards
     sub = [boards[i] for i in mine]
-    fired2, pairs2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3") if sub else ({}, {})
+    # (a question's boards on the network the full run judges them by: its rules and what they rest on)
+    import bisect
+    sub_nets = [(bisect.bisect_left(mine, a), bisect.bisect_left(mine, b), net) for a, b, net in nets]
+    sub_nets = [(a, b, net) for a, b, net in sub_nets if b > a]
+    fired2, pairs2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
+                               shared=shared) if sub else ({}, {})
     back = {j: i for j, i in enumerate(mine)}
     pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items() if k[0] in ids or k[1] in ids}
     met = {x for x, v in fired2.items() if x in kb.entries and x not in ids}
+    steps["2 what they meet"] = round(time.time() - t1, 1)
+    t1 = time.time()
     mine_set = {x: set(fired1.get(x, ())) for x in ids}
     kinds = {kb.entries[x].kind for x in ids}
     on_of, broad, narrow = {}, set(), set()
@@ -1355,13 +1489,15 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
                   ((net[0] if net else None), tuple(sorted(closure3)))) for a, b, net in nets[1:]]
         n3 = len(keep) - (len(boards) - n_main)
         fired3, _ = run_space(sub3, kb_dir, None, procs, progress, "rules 3/3",
-                              nets=[(0, n3, (None, tuple(sorted(closure3))))] + nets3)
+                              nets=[(0, n3, (None, tuple(sorted(closure3))))] + nets3, shared=shared)
         for y in cand:
             got = [keep[j] for j in fired3.get(y, [])]
             fired[y] = _fill_dims(boards, n_main, got, need)
-    rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True)
+    steps["3 the met rules' counts"] = round(time.time() - t1, 1)
+    t1 = time.time()
+    rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True, only=set(ids), read=read)
     if reused:
-        skipped |= _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir)
+        skipped |= _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir, read)
     keep = set(ids)
     rep["never_fire"] = [x for x in rep["never_fire"] if x["id"] in keep]
     rep["always_fire"] = [x for x in rep["always_fire"] if x["id"] in keep]
@@ -1371,16 +1507,19 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["met"] = sorted(met)
     rep["not_compared"] = sorted(skipped)
     rep["counts_reused"] = len(reused)
+    rep["firings_reused"] = sorted(x for x in ids if x not in todo)
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,
-                        definition=SPACE.describe(kb, None, set(dims)))
+                        definition=SPACE.describe(kb, read, set(dims)))
     rep["variants"], rep["source_disagreements"] = [], []
     rep["kb_dir"] = kb_dir
     rep["findings"] = findings(kb, rep)
+    steps["4 the report"] = round(time.time() - t1, 1)
+    rep["steps"] = steps
     rep["seconds"] = round(time.time() - t0, 1)
     return rep
 
 
-def _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir):
+def _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir, read=None):
     """Redundancy and nesting between the audited entries and the met rules whose count over the
     space the saved run gives (reused: {rule: (own count, universe)}), as analyse() finds them
     from firing sets: a met rule that fires on every board of an entry is equal to it when it
@@ -1388,7 +1527,7 @@ def _compare_reused(kb, rep, boards, ids, mine_set, on_of, reused, dims, kb_dir)
     firings are there.  A met rule that reads a dimension this run did not vary (its extra
     boards are not here) is not compared.  Returns the rules not compared."""
     ents = kb.entries
-    ereads = SPACE.entry_reads(kb)
+    ereads = SPACE.entry_reads(kb, read)
     varied = set(dims)
     counts, universe = rep["firing_counts"], rep["firing_universe"]
     not_compared = set()
@@ -1444,14 +1583,15 @@ def _fill_dims(boards, n_main, got, need):
     base_at = {}
     for i, b in enumerate(boards[:n_main]):
         if _dim_of(b) is None:
-            base_at[(b["day"], b["jiang"], b["month"], b["night"])] = i
+            base_at[(b["day"], b["jiang"], b["month"][1:], b["night"])] = i
     out = set(got)
     for i, b in enumerate(boards[:n_main]):
         d = _dim_of(b)
         # a year board moves 行年 too (the birth year is kept): it is read by 本命・行年 rules as well
         if d is not None and d not in need and not (d == "year" and "person" in need):
             off = (SPACE.BRANCHES.index(b["jiang"]) - SPACE.BRANCHES.index(b["hour"])) % 12
-            src = base_at.get((b["day"], SPACE.BRANCHES[off], b["month"], b["night"]))
+            # (a year board names its month by that year: 壬寅 for 庚寅; the branch is the month's)
+            src = base_at.get((b["day"], SPACE.BRANCHES[off], b["month"][1:], b["night"]))
             if src in got:
                 out.add(i)
     return sorted(out)
@@ -1745,10 +1885,26 @@ def slim(rep):
     return out
 
 
+def firings_path(path):
+    """Where a saved run keeps where each entry fired (beside it: FILE.firings), which a later
+    `--rules` reads for the entries whose network is unchanged."""
+    import pathlib
+    p = pathlib.Path(path)
+    return p.with_name(p.name + ".firings")
+
+
 def save_run(rep, path):
     import pathlib
     p = pathlib.Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
+    side = firings_path(p)
+    if rep.get("firing_sets") and rep.get("reuse"):
+        tmp = side.with_name(side.name + ".tmp")
+        tmp.write_text(json.dumps({"reuse": rep["reuse"], **rep["firing_sets"]}, ensure_ascii=False),
+                       encoding="utf-8")
+        os.replace(tmp, side)
+    elif side.exists():
+        side.unlink()                   # a run without them: an older file beside it is not this run's
     tmp = p.with_suffix(p.suffix + ".tmp")
     tmp.write_text(json.dumps(slim(rep), ensure_ascii=False, indent=0), encoding="utf-8")
     os.replace(tmp, p)
@@ -1764,6 +1920,13 @@ def load_run(path):
         raise InputError(f"{path!r}: not a saved audit run (JSON)") from None
     if not isinstance(run, dict) or not isinstance(run.get("findings"), list):
         raise InputError(f"{path!r}: not a saved audit run (no findings)")
+    try:                                # where each entry fired, when the run kept it (else: counts only)
+        with open(firings_path(path), encoding="utf-8") as f:
+            side = json.load(f)
+        if isinstance(side, dict) and side.get("reuse") == run.get("reuse") and isinstance(side.get("sets"), dict):
+            run["firing_sets"] = side
+    except (OSError, ValueError):
+        pass
     return run
 
 

@@ -321,3 +321,62 @@ def test_real_kb_rules_mode_commands_reproduce_declared_conflicts(capsys):
     for f in rep["findings"]:
         assert any(e["id"] == "sha-cai" for e in f["entries"])
         assert all(e["file"].startswith("kb/") and e["line"] > 0 for e in f["entries"])
+
+
+def _findings_of(r, x):
+    return sorted((f["key"], f["boards"]) for f in r["findings"] if any(e["id"] == x for e in f["entries"]))
+
+
+def test_rules_mode_on_an_unchanged_kb_takes_where_the_rule_fires_from_the_saved_run(kb, rep, tmp_path):
+    # the full run keeps where each entry fired beside it (FILE.firings): --rules on the same KB
+    # reads the audited rule's boards from there instead of judging the space, and finds for it
+    # what the full run found
+    from liuren.explain.audit import firings_path, load_run, save_run
+    saved = tmp_path / "run.json"
+    save_run(rep, saved)
+    assert firings_path(saved).exists()
+    kw = dict(months="1", daynight="day", progress=False, days=6, variants=False)
+    for x in ("t-good", "t-kt", "t-whole-good"):
+        one = audit(str(kb), prior=str(saved), rules=[x], **kw)
+        assert one["firings_reused"] == [x]
+        assert one["firing_counts"][x] == rep["firing_counts"][x]
+        assert _findings_of(one, x) == _findings_of(rep, x) and _findings_of(one, x)
+        assert set(one["steps"]) >= {"1 where they fire", "2 what they meet"}
+    # without the file beside it, the same findings from judging the space
+    firings_path(saved).unlink()
+    assert "firing_sets" not in load_run(saved)
+    one = audit(str(kb), prior=str(saved), rules=["t-good"], **kw)
+    assert one["firings_reused"] == [] and _findings_of(one, "t-good") == _findings_of(rep, "t-good")
+
+
+def test_rules_mode_judges_an_edited_rule_afresh(tmp_path):
+    # the saved run holds for the KB as it was: after an edit of the rule's condition, where it
+    # fires is judged again, and is what a full audit of the edited KB finds
+    from liuren.explain.audit import save_run
+    from liuren.knowledge.kbload import load_kb
+    k = _kb(tmp_path)
+    saved = tmp_path / "run.json"
+    kw = dict(months="1", daynight="day", progress=False, days=3, variants=False)
+    before = audit(str(k), **kw)
+    save_run(before, saved)
+    text = (k / "planted.yaml").read_text(encoding="utf-8")
+    edited = text.replace("      - test: {in: [$a, [子, 午]]}", "      - test: {in: [$a, [子, 午, 卯]]}", 1)
+    assert edited != text
+    (k / "planted.yaml").write_text(edited, encoding="utf-8")
+    load_kb.cache_clear()
+    one = audit(str(k), prior=str(saved), rules=["t-good"], **kw)
+    assert one["firings_reused"] == []
+    after = audit(str(k), **kw)
+    assert one["firing_counts"]["t-good"] == after["firing_counts"]["t-good"] > before["firing_counts"]["t-good"]
+    assert _findings_of(one, "t-good") == _findings_of(after, "t-good")
+
+
+def test_fill_dims_finds_the_base_board_of_a_year_board():
+    # a rule that does not read the year fires on a year board as on the base board it was made
+    # from, though the year names that month otherwise (壬寅 for 庚寅)
+    from collections import Counter
+    from liuren.explain.audit import _dim_of, _fill_dims, wide_space
+    boards, _ = wide_space("all", "both", None, 1, None, ["year", "hour"])
+    base = [i for i, b in enumerate(boards) if _dim_of(b) is None]
+    filled = Counter(_dim_of(boards[i]) for i in _fill_dims(boards, len(boards), base, set()))
+    assert filled == Counter({None: len(base), "hour": 12 * 11, "year": 12 * 11})

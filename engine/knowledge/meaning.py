@@ -117,6 +117,10 @@ class Way:
     free: frozenset = frozenset()                  # variables read once and allowed anything
     sig: frozenset = frozenset()
     labels: frozenset = frozenset()                # literal anchors, for finding candidates
+    links: list = field(default_factory=list)      # [(table, {field: variable or literal})]: the table
+    #                                                patterns as the condition wrote them (variables unified),
+    #                                                internal ones too, for words that name a value by how
+    #                                                it is reached (日干之合所寄)
 
 
 @dataclass
@@ -376,6 +380,7 @@ class Meaning:
                       R(b) if _is_var(b) or str(b).startswith("~c") else b) for op, a, b in test_cons]
         board_vars = {v for a in atoms for v in a.fields.values()} | {v for a in atoms for _, v in a.key if _isv(v)}
         w.atoms, w.dom, w.excl = atoms, ndom, nexcl
+        w.links = statics
         for v in board_vars:
             w.dom.setdefault(v, None)
         for v, d in w.dom.items():

@@ -433,7 +433,9 @@ def why_not(g, key, kb=None):
         # the entry's own row says what the entry needs (its cells), never the board's values put in them
         text = _own_row_text(kb, key, item, said) if own_row else cond_text(item, {**said, **b} if ok else said, kb,
                                                                              fill=_held_fact(item, b, fb) if ok else None)
-        conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {})})
+        gone = lacks(item, said, fb, kb) if not ok and not facts else None
+        conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {}),
+                      **({"lacks": gone} if gone else {})})
     q = rule.meta.get("question")
     note = None
     if q and g.graph.get("question") != q:
@@ -447,6 +449,50 @@ def why_not(g, key, kb=None):
             "sources": [{**{k: s[k] for k in ("seed", "para", "quote") if s.get(k) is not None},
                          "book": s["book"], "volume": s["volume"]} for s in _sources(kb, entry or rule)],
             "note": note}
+
+
+INPUT_FACTS = ("問", "時令", "人", "夫妻行年", "農曆", "節日", "宿")
+INPUT_PLACES = ("本命", "行年", "太歲", "月建")
+
+
+def lacks(item, said, fb, kb):
+    """What the board lacks that this failed condition reads, as {zh, ja}, or None: an input the board
+    was not given (占類, 月建, 本命 …), a branch no 課傳 holds, a 神煞 the board does not have, a judgment
+    not formed.  Read off the patterns the condition names (a negated one is failed by what is there)."""
+    from liuren.explain.words import WORDS
+    found = None
+    for c in _flat(item if isinstance(item, list) else [item]):
+        k = next((x for x in c if x != "macro"), None)
+        v = c.get(k) if k else None
+        if k in (None, "test", "not", "all", "any") or not isinstance(v, dict):
+            continue
+        have = fb.by_type.get(k) or []
+
+        def value(f):
+            x = v.get(f)
+            x = said.get(x, x) if _is_var(x) else x
+            return x if isinstance(x, str) and x and not _is_var(x) else None
+        if k in INPUT_FACTS and not have:
+            found = (k, None)
+        elif value("位") in INPUT_PLACES and not any(f.get("位") == value("位") for f, _ in fb.by_type.get("位") or []):
+            found = (value("位"), None)             # 行年上見亥 on a board given no 行年
+        elif k == "判" and value("規") and not any(f.get("規") == value("規") for f, _ in have):
+            e = kb.entries.get(value("規"))
+            found = ("判", f"「{e.name}」" if e else None)
+        elif k in fb.derived_types or (k not in kb.tables and k not in ("位", "盤", "課", "傳", "日", "晝夜", "遁")):
+            sha = value("煞")
+            if sha and not any(f.get("煞") == sha for f, _ in have):
+                found = ("神煞", sha)
+            elif "入" in k and value("支") and not any(f.get("支") == value("支") for f, _ in have):
+                found = ("課傳", value("支"))
+            elif not have and value("支"):
+                found = ("fact", value("支"))
+        if found:
+            break
+    if not found or (found[0] in ("課傳", "神煞", "判", "fact") and not found[1]):
+        return None
+    key, x = found
+    return {lg: WORDS[lg]["lacks"][key].format(x=x or "") for lg in ("zh", "ja")}
 
 
 def _held_fact(item, b, fb):

@@ -87,9 +87,10 @@ def _place_word(place, f):
 class _Way:
     """One way of the model worded: its variables named, its lines."""
 
-    def __init__(self, kb, m, w, ref, items=()):
+    def __init__(self, kb, m, w, ref, items=(), outer=None):
         self.kb, self.m, self.w, self.ref = kb, m, w, ref
         self.rule_items = list(items)
+        self.outer = outer or {}                    # a negated body's outer variables: their names outside
         self.names = {}
         self.said = set()               # variables whose naming is the line itself (not restated)
         self._name()
@@ -100,7 +101,7 @@ class _Way:
 
     def _name(self):
         w = self.w
-        places = {}                                 # variable -> the places it is read at (in order)
+        places = {v: [n] for v, n in self.outer.items()}   # variable -> the places it is read at (in order)
 
         fields_of = {}
 
@@ -383,8 +384,8 @@ class _Way:
         for t, vs in w.open_tests:
             op, x, y = t
             out.append(TEST_WORDS.get(op, "{x} {y}").format(x=self._arg(x), y=self._arg(y)))
-        for _text, _free, cond in w.negs:
-            out.append(NEG.format(self._cond(cond)))
+        for i, (_text, _free, cond) in enumerate(w.negs):
+            out.append(NEG.format(self._negation(i, cond)))
         return [self._pronoun(x) for x in dict.fromkeys(x for x in out if x)]
 
     def _pronoun(self, line):
@@ -524,6 +525,24 @@ class _Way:
             if tab.fact_type == t or tab.id == t:
                 return tab.name
         return t
+
+    def _negation(self, i, cond):
+        """A negated condition worded by the same code, from its own requirement (the model's nested ways),
+        its outer variables named as here."""
+        ways = self.w.neg_ways[i] if i < len(getattr(self.w, "neg_ways", [])) else []
+        if not ways:
+            return self._cond(cond)
+        outer = {v: self.names[v] for v in self.names if not v.startswith("~c")}
+        items = list(_flat_items(cond if isinstance(cond, list) else [cond]))
+        said = []
+        for nw in ways:
+            ww = _Way(self.kb, self.m, nw, self.ref, items, outer)
+            lines = [x for x in ww.lines() if x]
+            said.append("；".join(lines))
+        said = list(dict.fromkeys(x for x in said if x))
+        if not said:
+            return self._cond(cond)
+        return said[0] if len(said) == 1 else WAYS.format("｜".join(said))
 
     def _cond(self, cond):
         alias = self.w.alias

@@ -526,13 +526,13 @@ class _Way:
                 return tab.name
         return t
 
-    def _negation(self, i, cond):
+    def _negation(self, i, cond, outer=None):
         """A negated condition worded by the same code, from its own requirement (the model's nested ways),
         its outer variables named as here."""
         ways = self.w.neg_ways[i] if i < len(getattr(self.w, "neg_ways", [])) else []
         if not ways:
             return self._cond(cond)
-        outer = {v: self.names[v] for v in self.names if not v.startswith("~c")}
+        outer = outer or {v: self.names[v] for v in self.names if not v.startswith("~c")}
         items = list(_flat_items(cond if isinstance(cond, list) else [cond]))
         said = []
         for nw in ways:
@@ -638,8 +638,95 @@ def _flat_items(cond):
 
 def _item_words(item, names, kb):
     """One item of a condition (a macro use, a test, a pattern) in words, its variables named."""
-    from liuren.explain.whynot import cond_text
-    return re.sub(r"\$[^\s\W]*\w*", "某", cond_text(item, names, kb)).strip()
+    return re.sub(r"\$[^\s\W]*\w*", "某", _pattern_words(item, names, kb)).strip()
+
+
+def _pattern_words(cond, b, kb, ref=None, fill=None):
+    """One item of a condition as the rule wrote it (a macro by its template, a test by TEST_WORDS, a
+    pattern by its fact's or table's words), its variables named by b (a name or the board's value).  ref(entry): how another rule is named (default 「name」); fill: the
+    board's values of the fields the pattern leaves open (a held 三傳 says 亥酉未, never 亥某某)."""
+    import string
+    from liuren.explain.whynot import _fmt_value, _Missing, rule_names
+    from liuren.knowledge.facts import BUILTIN_FACTS
+    if isinstance(cond, list):
+        return "；".join(_pattern_words(c, b, kb, ref) for c in cond)
+    if "macro" in cond:
+        m = cond["macro"]
+        params = kb.macros[m["name"]]["params"]
+        vals = {p: _fmt_value(a, b) for p, a in zip(params, m["args"])}
+        return kb.macros[m["name"]]["text"].format_map(_Missing(vals))
+    k = next(x for x in cond if x != "macro")
+    v = cond[k]
+    if k == "all":
+        return "；".join(_pattern_words(c, b, kb, ref) for c in v)
+    if k == "any":
+        return "或（" + "｜".join(_pattern_words(c, b, kb, ref) for c in v) + "）"
+    if k == "not":
+        return "無（" + _pattern_words(v, b, kb, ref) + "）"
+    if k == "test":
+        (op, (x, y)), = v.items()
+        return TEST_WORDS[op].format(x=_fmt_value(x, b), y=_fmt_value(y, b))
+    if k == "判" and "規" in v:                 # another rule's judgment, by its name
+        names = rule_names(kb, v["規"], b, ref)
+        if names != "某":
+            return f"已成 {names}"
+    tpl = BUILTIN_FACTS.get(k, {}).get("text") or kb.fact_text.get(k)
+    if k in kb.tables:
+        tpl = kb.tables[k].meta.get("text") or tpl
+    vals = {**{f: str(x) for f, x in (fill or {}).items() if f not in ("t", "id")},
+            **{f: _fmt_value(x, b) for f, x in v.items()}}
+    if k == "位" and v.get("位") == "日干":       # 日干 is its stem: 日干 丁（寄未）, never 日干未
+        stem = f" {vals['干']}" if "干" in v else ""
+        return f"日干{stem}（寄{vals['支']}）" if "支" in v else f"日干{stem}"
+    row = kb.rows.get(vals.get("id"))
+    if row is not None:               # the table row of the entry itself
+        from liuren.explain.factwords import row_words
+        cells = {f: x for f, x in vals.items() if f != "id"}
+        return f"依「{row.name}」" + ("：" + row_words(kb, {"t": k, **cells}) if cells and k in kb.tables else "")
+    if tpl:
+        try:
+            return string.Formatter().vformat(tpl, (), _Missing(vals))
+        except (IndexError, ValueError):
+            pass
+    if k in kb.tables:
+        from liuren.explain.factwords import row_words
+        return row_words(kb, {"t": k, **{f: x for f, x in vals.items() if f != "id"}})
+    return f"{k}：" + "，".join(f"{f}為{x}" for f, x in vals.items())
+
+
+
+def item_text(kb, key, item, values, neg=None, fill=None):
+    """One item of an entry's condition as WHY-NOT shows it: in the rule page's words (the model's names
+    for its variables), the board's value in place of a name wherever the board has it; the n-th
+    negation (neg) worded from its own requirement in the model, its outer values put in."""
+    from liuren.knowledge.meaning import meaning_of
+    m = meaning_of(kb)
+    rule, _ = _rule_of(kb, kb.entries[key]) if key in kb.entries else (None, None)
+    eid = key if key in m.entries else (rule.id if rule is not None else None)
+    ww = None
+    if eid in m.entries:
+        ways = [w for w in m.requirement(eid) if not w.impossible] or m.requirement(eid)
+        if ways:
+            items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
+                                                   kb.macros, itertools.count()))) if rule is not None else []
+            ww = _Way(kb, m, ways[0], None, items)
+    names = {}
+    k = next((x for x in item if x != "macro"), None) if isinstance(item, dict) else None
+    naming = set()                                  # a pattern that is itself the place a name comes from
+    if k in NAMING or k in ("位", "位氣", "時令"):
+        naming = {x for x in item[k].values() if isinstance(x, str)}
+    if ww is not None:
+        for x, root in ww.w.alias.items():
+            if root in ww.names and not ww.names[root].startswith("某") and x not in naming:
+                names[x] = ww.names[root]
+    named = {**names, **{x: v for x, v in values.items() if v is not None}}
+    if neg is not None and ww is not None and neg < len(ww.w.neg_ways) and ww.w.neg_ways[neg]:
+        outer = {v: n for v, n in ww.names.items() if not v.startswith("~c")}
+        for x, root in ww.w.alias.items():
+            if x in values and values[x] is not None:
+                outer[root] = str(values[x])
+        return NEG.format(ww._negation(neg, item.get(k) if k == "not" else item, outer))
+    return _pattern_words(item, named, kb, fill=fill)
 
 
 def _rule_of(kb, entry):

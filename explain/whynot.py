@@ -222,55 +222,6 @@ def rule_names(kb, v, b, ref=None):
     return "或".join(out)
 
 
-def cond_text(cond, b, kb, ref=None, fill=None):
-    """A condition in words.  ref(entry): how another rule is named (default 「name」); fill: the
-    board's values of the fields the pattern leaves open (a held 三傳 says 亥酉未, never 亥某某)."""
-    if isinstance(cond, list):
-        return "；".join(cond_text(c, b, kb, ref) for c in cond)
-    if "macro" in cond:
-        m = cond["macro"]
-        params = kb.macros[m["name"]]["params"]
-        vals = {p: _fmt_value(a, b) for p, a in zip(params, m["args"])}
-        return kb.macros[m["name"]]["text"].format_map(_Missing(vals))
-    k = next(x for x in cond if x != "macro")
-    v = cond[k]
-    if k == "all":
-        return "；".join(cond_text(c, b, kb, ref) for c in v)
-    if k == "any":
-        return "或（" + "｜".join(cond_text(c, b, kb, ref) for c in v) + "）"
-    if k == "not":
-        return "無（" + cond_text(v, b, kb, ref) + "）"
-    if k == "test":
-        (op, (x, y)), = v.items()
-        return TEST_WORDS[op].format(x=_fmt_value(x, b), y=_fmt_value(y, b))
-    if k == "判" and "規" in v:                 # another rule's judgment, by its name
-        names = rule_names(kb, v["規"], b, ref)
-        if names != "某":
-            return f"已成 {names}"
-    tpl = BUILTIN_FACTS.get(k, {}).get("text") or kb.fact_text.get(k)
-    if k in kb.tables:
-        tpl = kb.tables[k].meta.get("text") or tpl
-    vals = {**{f: str(x) for f, x in (fill or {}).items() if f not in ("t", "id")},
-            **{f: _fmt_value(x, b) for f, x in v.items()}}
-    if k == "位" and v.get("位") == "日干":       # 日干 is its stem: 日干 丁（寄未）, never 日干未
-        stem = f" {vals['干']}" if "干" in v else ""
-        return f"日干{stem}（寄{vals['支']}）" if "支" in v else f"日干{stem}"
-    row = kb.rows.get(vals.get("id"))
-    if row is not None:               # the table row of the entry itself
-        from liuren.explain.factwords import row_words
-        cells = {f: x for f, x in vals.items() if f != "id"}
-        return f"依「{row.name}」" + ("：" + row_words(kb, {"t": k, **cells}) if cells and k in kb.tables else "")
-    if tpl:
-        try:
-            return string.Formatter().vformat(tpl, (), _Missing(vals))
-        except (IndexError, ValueError):
-            pass
-    if k in kb.tables:
-        from liuren.explain.factwords import row_words
-        return row_words(kb, {"t": k, **{f: x for f, x in vals.items() if f != "id"}})
-    return f"{k}：" + "，".join(f"{f}為{x}" for f, x in vals.items())
-
-
 def nearest(cond, b, fb, n=3):
     """Facts of the condition's type that agree with most of its constraints."""
     if isinstance(cond, list) or "macro" in cond:
@@ -419,6 +370,11 @@ def why_not(g, key, kb=None):
         for x, vals in RD.needs_of(pats, kb, fixed, variants).items():
             if x not in fixed and len(vals) > 1 and _own_var(items, rule, x):
                 said[x] = "或".join(sorted(vals))
+    from liuren.explain import conditions as CW
+    i_not = {}                                      # the n-th negated item of the condition: the model's n-th negation
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and next((x for x in item if x != "macro"), None) == "not":
+            i_not[i] = len(i_not)
     conds = []
     for i, item in enumerate(items):
         ok = i in held
@@ -431,8 +387,10 @@ def why_not(g, key, kb=None):
         if own_row and not ok:
             facts = []              # the board lines above say what the board has where the row reads
         # the entry's own row says what the entry needs (its cells), never the board's values put in them
-        text = _own_row_text(kb, key, item, said) if own_row else cond_text(item, {**said, **b} if ok else said, kb,
-                                                                             fill=_held_fact(item, b, fb) if ok else None)
+        # each condition in the model's words (explain.conditions): a value the board has is said as it,
+        # one it lacks by the name the rule page gives it (日干之合所寄), a negation from its own requirement
+        text = _own_row_text(kb, key, item, said) if own_row else CW.item_text(
+            kb, key, item, {**said, **b} if ok else said, i_not.get(i), fill=_held_fact(item, b, fb) if ok else None)
         gone = lacks(item, said, fb, kb) if not ok and not facts else None
         conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {}),
                       **({"lacks": gone} if gone else {})})

@@ -55,3 +55,27 @@ def test_ja_names(kb):
                    "日干の合の寄宮 の臨む所、日干、それに乗る天将 は「五合所乗」に合う"]
     got = [condition_words(c, "ja") for c in conditions_in_words(kb, kb.entries["dq10-liuchun"])[1]]
     assert got[1] == "第二課 もう一つの支/何か"
+
+
+def test_a_negation_is_worded_from_its_own_model(kb):
+    """A negated body has a model of its own (Meaning: Way.neg_ways), worded by the same code."""
+    from liuren.knowledge.meaning import meaning_of
+    m = meaning_of(kb)
+    w = m.requirement("dq07-place-keshu-4")[0]
+    assert w.neg_ways and all(isinstance(ways, list) and ways for ways in w.neg_ways)
+    conds = conditions_in_words(kb, kb.entries["dq07-place-keshu-4"])[1]
+    assert "無（發用之門 為 伏吟）" in conds and "無（日支 即 干上）" in conds
+
+
+def test_whynot_words_its_conditions_from_the_model():
+    """WHY-NOT's own list: no pattern text, a negation from the model with the board's values put in."""
+    import liuren.explain.whynot as W
+    from liuren.app import queries as Q
+    from liuren.rules.judging import judge
+    assert not hasattr(W, "cond_text")
+    r = judge(dict(day="丁卯", on="亥加丑"))
+    rep = Q.explain(r, "dq01-xingpo-he-xing")
+    texts = [c["text"] for c in rep["conditions"]]
+    assert "無（巳 所乘之將 為 貴人或青龍）" in texts and "無（巳 即 丁之日祿）" in texts, texts
+    for t in texts:
+        assert '"outer"' not in t and "{" not in t and "$" not in t, t

@@ -558,6 +558,87 @@ def _keys(kb, t):
     return out
 
 
+# ---------------------------------------------------------------- values and rules named in a condition
+def _is_cvar(x):
+    return isinstance(x, str) and VAR_RE.match(x) is not None
+
+
+class _Missing(dict):
+    def __missing__(self, key):
+        return "某"
+
+
+CALC_WORDS = {"add": "加", "sub": "減", "mul": "乘", "div": "除以"}
+
+
+def _fmt_value(v, b):
+    if _is_cvar(v):
+        return str(b[v]) if v in b else "某"
+    if isinstance(v, list):
+        return "或".join(str(x) for x in v)
+    if isinstance(v, dict) and "not" not in v:          # a calculation: 某 乘 某
+        (op, args), = v.items()
+        args = args if isinstance(args, list) else [args]
+        if op == "neg":
+            return "負" + _fmt_value(args[0], b)
+        return f"{CALC_WORDS.get(op, op)}".join(_fmt_value(a, b) for a in args) if len(args) > 1 else _fmt_value(args[0], b)
+    if isinstance(v, dict):
+        inner = v["not"]
+        return "非" + (_fmt_value(inner, b) if not isinstance(inner, list) else "、".join(map(str, inner)))
+    return str(v)
+
+
+def rule_names(kb, v, b, ref=None):
+    """The rules a 判 pattern names (an id, a list of ids, or a variable), by their names: 「重審墓絕生旺」."""
+    ids = v if isinstance(v, list) else [v]
+    out = []
+    for x in ids:
+        if _is_cvar(x):
+            x = b.get(x)
+        e = kb.entries.get(x) if isinstance(x, str) else None
+        if e is None:
+            out.append("某")
+        else:
+            out.append(ref(e) if ref else f"「{e.name}」")
+    return "或".join(out)
+
+
+def _flat_cond(cond):
+    if isinstance(cond, list):
+        for c in cond:
+            yield from _flat_cond(c)
+    elif isinstance(cond, dict):
+        k = next(iter(cond))
+        if k in ("all", "any"):
+            yield from _flat_cond(cond[k])
+        elif k == "not":
+            yield from _flat_cond(cond[k])
+        else:
+            yield cond
+
+
+def reporting_rule(kb, key):
+    """The rule whose firings report `key`, and the bindings that pin it to that entry."""
+    if key in kb.rules:
+        return kb.rules[key], {}
+    row = kb.rows.get(key)
+    if row is None:
+        return None, {}
+    ftype = kb.tables[row.table].fact_type
+    for r in kb.rules.values():
+        if not r.as_var:
+            continue
+        for item in _flat_cond(r.when):
+            if isinstance(item, dict) and ftype in item and item[ftype].get("id") == r.as_var:
+                return r, {r.as_var: key}
+    for r in kb.rules.values():
+        if r.as_var and r.kind == row.kind and any(
+                isinstance(item, dict) and any(isinstance(f, dict) and f.get("源") == r.as_var for f in item.values())
+                for item in _flat_cond(r.when)):
+            return r, {r.as_var: key}
+    return None, {}
+
+
 def _cell_ne(cell, x):
     if isinstance(x, list):
         return cell not in x
@@ -643,10 +724,9 @@ def _item_words(item, names, kb):
 
 def _pattern_words(cond, b, kb, ref=None, fill=None):
     """One item of a condition as the rule wrote it (a macro by its template, a test by TEST_WORDS, a
-    pattern by its fact's or table's words), its variables named by b (a name or the board's value).  ref(entry): how another rule is named (default 「name」); fill: the
-    board's values of the fields the pattern leaves open (a held 三傳 says 亥酉未, never 亥某某)."""
+    pattern by its fact's or table's words), its variables named by b (a name or the board's value).
+    ref(entry): how another rule is named (default 「name」); fill: the board's values of the fields the pattern leaves open (a held 三傳 says 亥酉未, never 亥某某)."""
     import string
-    from liuren.explain.whynot import _fmt_value, _Missing, rule_names
     from liuren.knowledge.facts import BUILTIN_FACTS
     if isinstance(cond, list):
         return "；".join(_pattern_words(c, b, kb, ref) for c in cond)
@@ -730,7 +810,6 @@ def item_text(kb, key, item, values, neg=None, fill=None):
 
 
 def _rule_of(kb, entry):
-    from liuren.explain.whynot import reporting_rule
     return reporting_rule(kb, entry.id)
 
 

@@ -9,20 +9,15 @@ nothing is fired and the engine is not run again.
 """
 from __future__ import annotations
 
-import string
-
+# the words of values and of other rules named in a condition are the rule page's (explain.conditions)
+from liuren.explain.conditions import (CALC_WORDS, _Missing, _flat_cond as _flat, _fmt_value,  # noqa: F401
+                                       reporting_rule, rule_names)
 from liuren.knowledge.conditions import expand_macros
 from liuren.rules.compile import TEST_FUNCS
-from liuren.knowledge.facts import BUILTIN_FACTS
 from liuren.rules.judging import _sources
 from liuren.knowledge.kbload import VAR_RE, load_kb
 
 BUDGET = 50000
-
-
-class _Missing(dict):
-    def __missing__(self, key):
-        return "某"
 
 
 def _is_var(x):
@@ -185,43 +180,6 @@ def best_assignment(items, fb, pre):
 
 
 # a test between two values, in words (never the engine's operator)
-TEST_WORDS = {"eq": "{x} 即 {y}", "ne": "{x} 與 {y} 不同", "lt": "{x} 少於 {y}", "le": "{x} 不多於 {y}",
-              "gt": "{x} 多於 {y}", "ge": "{x} 不少於 {y}", "in": "{x} 在 {y} 之中", "notin": "{x} 不在 {y} 之中"}
-CALC_WORDS = {"add": "加", "sub": "減", "mul": "乘", "div": "除以"}
-
-
-def _fmt_value(v, b):
-    if _is_var(v):
-        return str(b[v]) if v in b else "某"
-    if isinstance(v, list):
-        return "或".join(str(x) for x in v)
-    if isinstance(v, dict) and "not" not in v:          # a calculation: 某 乘 某
-        (op, args), = v.items()
-        args = args if isinstance(args, list) else [args]
-        if op == "neg":
-            return "負" + _fmt_value(args[0], b)
-        return f"{CALC_WORDS.get(op, op)}".join(_fmt_value(a, b) for a in args) if len(args) > 1 else _fmt_value(args[0], b)
-    if isinstance(v, dict):
-        inner = v["not"]
-        return "非" + (_fmt_value(inner, b) if not isinstance(inner, list) else "、".join(map(str, inner)))
-    return str(v)
-
-
-def rule_names(kb, v, b, ref=None):
-    """The rules a 判 pattern names (an id, a list of ids, or a variable), by their names: 「重審墓絕生旺」."""
-    ids = v if isinstance(v, list) else [v]
-    out = []
-    for x in ids:
-        if _is_var(x):
-            x = b.get(x)
-        e = kb.entries.get(x) if isinstance(x, str) else None
-        if e is None:
-            out.append("某")
-        else:
-            out.append(ref(e) if ref else f"「{e.name}」")
-    return "或".join(out)
-
-
 def nearest(cond, b, fb, n=3):
     """Facts of the condition's type that agree with most of its constraints."""
     if isinstance(cond, list) or "macro" in cond:
@@ -270,42 +228,6 @@ def _witnesses(cond, b, fb):
 
 def _plain_text(f):
     return "，".join(f"{k}為{v}" for k, v in f.items() if k not in ("t", "id"))
-
-
-def reporting_rule(kb, key):
-    """The rule whose firings report `key`, and the bindings that pin it to that entry."""
-    if key in kb.rules:
-        return kb.rules[key], {}
-    row = kb.rows.get(key)
-    if row is None:
-        return None, {}
-    ftype = kb.tables[row.table].fact_type
-    for r in kb.rules.values():
-        if not r.as_var:
-            continue
-        for item in _flat(r.when):
-            if isinstance(item, dict) and ftype in item and item[ftype].get("id") == r.as_var:
-                return r, {r.as_var: key}
-    for r in kb.rules.values():
-        if r.as_var and r.kind == row.kind and any(
-                isinstance(item, dict) and any(isinstance(f, dict) and f.get("源") == r.as_var for f in item.values())
-                for item in _flat(r.when)):
-            return r, {r.as_var: key}
-    return None, {}
-
-
-def _flat(cond):
-    if isinstance(cond, list):
-        for c in cond:
-            yield from _flat(c)
-    elif isinstance(cond, dict):
-        k = next(iter(cond))
-        if k in ("all", "any"):
-            yield from _flat(cond[k])
-        elif k == "not":
-            yield from _flat(cond[k])
-        else:
-            yield cond
 
 
 def why_not(g, key, kb=None):

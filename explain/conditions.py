@@ -38,7 +38,11 @@ NAMING = {
     "人": {"性別": "占者之性別"},
     "問": {"問": "所問"},
 }
-CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
+APART = ["一{}", "另一{}", "又一{}", "第四{}", "第五{}", "第六{}", "第七{}", "第八{}"]   # 一支 … 另一支
+APART_PLACE = ["{}之一", "{}之另一", "{}之又一", "{}之第四", "{}之第五", "{}之第六"]
+GENERIC_COLUMNS = {"支", "干", "字", "天", "地", "干支", "id", "對", "甲", "乙", "丙", "丁", "上", "下", "本", "初", "中",
+                   "末", "一", "二", "三"}
+LITERAL_COLUMNS = ("煞", "階", "關係", "名", "德")     # the literal cell that names what a row gives
 MAX_LISTED = 8              # a narrowed value listed in full up to this many values
 
 # the words a line is made of (zh; the page's ja goes through words.condition_words)
@@ -83,8 +87,10 @@ def _place_word(place, f):
 class _Way:
     """One way of the model worded: its variables named, its lines."""
 
-    def __init__(self, kb, m, w, ref):
+    def __init__(self, kb, m, w, ref, items=(), outer=None):
         self.kb, self.m, self.w, self.ref = kb, m, w, ref
+        self.rule_items = list(items)
+        self.outer = outer or {}                    # a negated body's outer variables: their names outside
         self.names = {}
         self.said = set()               # variables whose naming is the line itself (not restated)
         self._name()
@@ -95,9 +101,13 @@ class _Way:
 
     def _name(self):
         w = self.w
-        places = {}                                 # variable -> the places it is read at (in order)
+        places = {v: [n] for v, n in self.outer.items()}   # variable -> the places it is read at (in order)
 
-        def add(v, word):
+        fields_of = {}
+
+        def add(v, word, f=None):
+            if f is not None:
+                fields_of.setdefault(v, f)
             places.setdefault(v, [])
             if word not in places[v]:
                 places[v].append(word)
@@ -111,11 +121,14 @@ class _Way:
                 if place:
                     for f, v in a.fields.items():
                         if f != "位":
-                            add(v, _place_word(place, f))
+                            add(v, _place_word(place, f), f)
             elif a.fact in NAMING:
                 for f, v in a.fields.items():
                     if f in NAMING[a.fact]:
                         add(v, NAMING[a.fact][f])
+            elif isinstance(key.get("位") or self._one(a.fields.get("位")), str) and "支" in a.fields \
+                    and re.search(r"\{位\} ?\{支\}", _fact_words(a.fact, self.kb) or ""):
+                add(a.fields["支"], key.get("位") or self._one(a.fields.get("位")))   # 日支屬某行
         for a in w.atoms:                           # a general on a named branch: 初傳 所乘之將
             if a.fact != "盤":
                 continue
@@ -127,15 +140,22 @@ class _Way:
                         add(v, f"{sky_name} 所乘之將")
                     elif f == "地":
                         add(v, f"{sky_name} 所臨")
-        # two variables read at the same choice of places (占時或日干或日支) are numbered apart
+        self.places = places
+        self.derived = {}                           # variable -> (the variable it is reached from, link)
+        self.by_gen = set()                         # 盤 atoms whose branch is named by its general
+        self._derive(places)
+        # two variables read at the same choice of places (占時或日干或日支) are told apart in words
         firsts = {}
         for v, words in places.items():
             firsts.setdefault(words[0], []).append(v)
         for word, vs in firsts.items():
-            if len(vs) > 1:
+            if len(vs) > 1 and len({fields_of.get(v) for v in vs}) == len(vs) and word == "日干":
+                for v in vs:                        # 日干 its stem, 日干寄宮 its branch
+                    if fields_of.get(v) == "支":
+                        places[v] = ["日干寄宮"] + places[v][1:]
+            elif len(vs) > 1:
                 for i, v in enumerate(vs):
-                    places[v] = [f"{word}{CIRCLED[i] if i < len(CIRCLED) else i + 1}"] + places[v][1:]
-        self.places = places
+                    places[v] = [APART_PLACE[min(i, len(APART_PLACE) - 1)].format(word)] + places[v][1:]
         for v, words in places.items():
             self.names[v] = words[0]
         kinds = {}
@@ -158,12 +178,140 @@ class _Way:
             count[base] = count.get(base, 0) + 1
         seen = {}
         for v, base in kinds.items():
-            if count[base] > 1:
-                seen[base] = seen.get(base, 0) + 1
-                i = seen[base]
-                self.names[v] = base + (CIRCLED[i - 1] if i <= len(CIRCLED) else str(i))
+            if count[base] > 1 and base.startswith("某") and len(base) > 1:
+                # nothing names them: 一支 … 另一支 (never numbered)
+                i = seen.get(base, 0)
+                seen[base] = i + 1
+                self.names[v] = APART[min(i, len(APART) - 1)].format(base[1:])
             else:
                 self.names[v] = base
+
+    # a value reached from a named one through a table (or the plate) that gives one value for each:
+    # named from it, in the table's own words (日干之合, 日干之合所寄, 其所臨)
+    def _derive(self, places):
+        w, kb = self.w, self.kb
+        origin = {v: {v} for v in places}           # what a name was made from (never from itself)
+        plate = [a for a in w.atoms if a.fact == "盤"]
+        by_general, by_gen = False, self.by_gen
+        for _ in range(8):
+            grew = False
+            for a in plate:
+                key = dict(a.key)
+                sky = a.fields.get("天")
+                sky_name = places[sky][0] if sky in places else key.get("天")
+                if sky_name is None:
+                    gen = a.fields.get("將")
+                    d = w.dom.get(gen) if gen is not None else None
+                    if by_general and sky is not None and d is not None and len(d) == 1 and gen not in places:
+                        places[sky] = [f"{next(iter(d))}所乘"]          # 玄武所乘: a general rides one branch
+                        origin[sky] = {sky}
+                        by_gen.add(id(a))
+                        grew = True
+                        sky_name = places[sky][0]
+                    else:
+                        continue
+                if sky in places and ONE_OF in sky_name:
+                    continue
+                for f, suffix in (("將", " 所乘之將"), ("地", " 所臨")):
+                    v = a.fields.get(f)
+                    if f == "將" and id(a) in by_gen:
+                        continue
+                    if v is not None and v not in places:
+                        places[v] = [f"{sky_name}{suffix}"]
+                        self.derived[v] = (sky, None, suffix)
+                        origin[v] = {v} | origin.get(sky, set())
+                        grew = True
+            for i, (t, fs) in enumerate(w.links):
+                for s, src in fs.items():
+                    if not _is_var(src) or src not in places or s == "id" or ONE_OF in places[src][0]:
+                        continue
+                    for g, dst in fs.items():
+                        if g in (s, "id") or not _is_var(dst) or dst in origin.get(src, ()) or dst in self.derived:
+                            continue
+                        d = w.dom.get(dst)
+                        if d is not None and len(d) == 1:
+                            continue                        # one value: said as it
+                        if _keys(kb, t) == {g} or not self._functional(t, fs, s, g):     # the key is what one looks up by
+                            continue
+                        word = _derived_word(kb, t, fs, s, g, places[src][0])
+                        if word is None:
+                            continue
+                        if dst in places:                   # named already: the name says the tie (初傳 即 日干之合)
+                            if self._worded(src, dst):
+                                continue                    # unless the rule says it in its own words (夫行年 合 妻行年)
+                            if word not in places[dst]:
+                                places[dst].append(word)
+                        else:
+                            places[dst] = [word]
+                        self.derived[dst] = (src, i, (t, fs, s, g))
+                        origin[dst] = {dst} | origin.get(src, set())
+                        grew = True
+            if not grew:
+                if by_general:
+                    break
+                by_general = True
+
+    def _worded(self, a, b):
+        """Does the rule say a tie between a and b with a macro or a worded table of its own?"""
+        alias = self.w.alias
+        for item in self.rule_items:
+            k = next(iter(item))
+            if "macro" in item or (k in self.m.static_types and self._has_words(k)):
+                roots = {alias[x] for x in _vars(item) if x in alias}
+                if {a, b} <= roots:
+                    return True
+        return False
+
+    def _effective(self, v, depth=0):
+        """The values a variable can take as its name gives them: its source's, looked up in the table."""
+        d = self.w.dom.get(v)
+        got = self.derived.get(v)
+        if depth > 8 or not got or not isinstance(got[2], tuple):
+            return d
+        src, _, (t, fs, s, g) = got
+        sd = self._effective(src, depth + 1)
+        out = set()
+        for tab in self.kb.tables.values():
+            if tab.fact_type != t:
+                continue
+            for r in tab.facts():
+                if s in r and g in r and (sd is None or r[s] in sd) and not any(
+                        _cell_ne(r.get(f), x) for f, x in fs.items() if not _is_var(x)):
+                    out.add(r[g])
+        return frozenset(out) if d is None else frozenset(out) & d
+
+    def _functional(self, t, fs, s, g):
+        """Does the table give one value of g for each value of s (its rows as this pattern narrows them)?"""
+        lits = {}
+        for f, x in fs.items():
+            if not _is_var(x):
+                lits[f] = x
+            else:
+                d = self.w.dom.get(x)
+                if d is not None and len(d) == 1:
+                    lits[f] = next(iter(d))
+        memo = self.kb.__dict__.setdefault("_words_fd", {})
+        key = (t, repr(sorted(lits.items(), key=repr)), s, g)
+        if key not in memo:
+            seen, ok, n = {}, True, 0
+            for tab in self.kb.tables.values():
+                if tab.fact_type != t:
+                    continue
+                for r in tab.facts():
+                    if s not in r or g not in r or any(_cell_ne(r.get(f), x) for f, x in lits.items()):
+                        continue
+                    n += 1
+                    if seen.setdefault(r[s], r[g]) != r[g]:
+                        ok = False
+                        break
+                if not ok:
+                    break
+            memo[key] = ok and n > 0
+        return memo[key]
+
+    def _one(self, v):
+        d = self.w.dom.get(v) if v is not None else None
+        return str(next(iter(d))) if d is not None and len(d) == 1 else None
 
     def _tied(self, v):
         return any(v in vs for vs, _, _ in self.w.rels)
@@ -200,6 +348,9 @@ class _Way:
     # ---------------------------------------------------------------- lines
     def lines(self):
         w, out = self.w, []
+        rel_lines, self.kept_tied = [], set()
+        for vs, tuples, label in w.rels:
+            rel_lines += self._relation(vs, tuples, label)
         # a variable read at two places: one value
         for v, words in self.places.items():
             for other in words[1:]:
@@ -211,9 +362,11 @@ class _Way:
                 judged_vars |= set(a.fields.values())
         # narrowed values at a named place
         for v, words in self.places.items():
-            if v in judged_vars or self._tied(v):
+            if v in judged_vars or v in self.kept_tied:
                 continue
             d, full = w.dom.get(v), self._full(v)
+            if d is not None and v in self.derived and isinstance(self.derived[v][2], tuple) and d == self._effective(v):
+                d = full                            # what its name gives of itself: not said again
             if d is not None and d != full:
                 if full is not None and len(d) > 4 and len(full - d) * 2 <= len(d):
                     out.append(NOT_IS.format(a=words[0], v=self._values(full - d, "、")))   # all but a few: those few
@@ -227,14 +380,28 @@ class _Way:
             if a.fact == "判" or self._names_only(a):
                 continue
             out.append(self._atom(a))
-        for vs, tuples, label in w.rels:
-            out += self._relation(vs, tuples, label)
+        out += rel_lines
         for t, vs in w.open_tests:
             op, x, y = t
             out.append(TEST_WORDS.get(op, "{x} {y}").format(x=self._arg(x), y=self._arg(y)))
-        for _text, _free, cond in w.negs:
-            out.append(NEG.format(self._cond(cond)))
-        return list(dict.fromkeys(x for x in out if x))
+        for i, (_text, _free, cond) in enumerate(w.negs):
+            out.append(NEG.format(self._negation(i, cond)))
+        return [self._pronoun(x) for x in dict.fromkeys(x for x in out if x)]
+
+    def _pronoun(self, line):
+        """A name made from another already said in the line says 其 for it: 「貴人 乘 日干之合所寄 臨 其所臨」."""
+        for v, (src, _, _) in self.derived.items():
+            n, p = self.names.get(v), self.names.get(src)
+            if not n or not p or not n.startswith(p) or n == p:
+                continue
+            i = line.find(n)
+            j = line.find(p)
+            while j != -1 and line.startswith(n, j):      # p's own occurrence, not inside n
+                j = line.find(p, j + 1)
+            if i > 0 and j != -1 and j < i:
+                rest = n[len(p):].lstrip()
+                line = line[:i] + "其" + (rest[1:] if rest.startswith("之") else rest) + line[i + len(n):]
+        return line
 
     def _arg(self, x):
         if isinstance(x, str) and x.startswith("'") and x.endswith("'"):
@@ -245,6 +412,8 @@ class _Way:
         """Does this atom do nothing but name what its fields hold (said by the lines of its values)?"""
         if a.fact in ("位", "位氣") or a.fact in NAMING:
             return all(v in self.places for f, v in a.fields.items() if f != "位") or not a.fields
+        if a.fact == "盤" and id(a) in self.by_gen:         # 青龍所乘: the general is in the name
+            return all(v in self.places or self._one(v) for f, v in a.fields.items())
         if a.fact == "盤":
             sky = dict(a.key).get("天") or a.fields.get("天")
             named = (_is_var(sky) and sky in self.places) or (not _is_var(sky) and sky is not None)
@@ -277,39 +446,76 @@ class _Way:
         if a.fact in ("位", "位氣") and "位" not in vals:
             ps = self._positions(a.fields.get("位"))
             vals["位"] = ONE_OF.join(ps) if ps else "某位"
+        if vals.get("支") and vals.get("支") == vals.get("位"):
+            vals["支"] = ""                         # 「日支屬某行」, not 「日支日支屬某行」
+            if set(vals) <= {"支", "位"}:
+                return None                         # the place itself: nothing to say
         if a.fact in self.kb.tables or a.fact in self.m.static_types:
             from liuren.explain.factwords import row_words
             return row_words(self.kb, {"t": a.fact, **vals})
         tpl = _fact_words(a.fact, self.kb)
         if tpl:
             try:
-                return _fill(tpl, vals)
+                return re.sub(r"之(\w)\1", r"之\1", _fill(tpl, vals))        # 日干所屬之局 局 → 之局
             except (IndexError, ValueError):
                 pass
         return f"{a.fact}：" + "，".join(f"{f}為{x}" for f, x in vals.items())
 
     def _relation(self, vs, tuples, label):
         """A relation in the words the rule wrote it with: its macros and tests over these variables,
-        else the table it joins through."""
+        else the table it joins through.  What the derived names already say (日干之合所寄 is reached
+        through 干合 and 寄宮) is not said again; what is left of the relation, when each variable may
+        take its values whatever the others take, is said by those values alone."""
         said, out = set(), []
         alias = self.w.alias
+        tables = [t for t in label.split("、") if t not in TEST_WORDS]
+        used_links = {self.derived[v][1] for v in self.derived if self.derived[v][1] is not None}
+        by_link = {t for i, (t, _) in enumerate(self.w.links) if i in used_links}
+        derived_here = {v for v in vs if v in self.derived and self.derived[v][1] is not None
+                        and self.w.links[self.derived[v][1]][0] in tables}
         for item in self.rule_items:
             k = next(iter(item))
             if k not in ("test", "macro", "all") and not (k in self.m.static_types and self._has_words(k)):
                 continue
             used = set(_vars(item))
             roots = {alias[x] for x in used if x in alias}
-            if roots & set(vs):
-                names = {x: self.name(alias[x]) for x in used if x in alias}
-                out.append(_item_words(item, names, self.kb))
+            if not roots & set(vs):
+                continue
+            if self._says_derivation(item, k, roots):
                 said |= roots
+                continue
+            names = {x: self.name(alias[x]) for x in used if x in alias}
+            out.append(_item_words(item, names, self.kb))
+            said |= roots
+            self.kept_tied |= roots
         if out and set(vs) <= said:
             return out
-        tables = [self._table_name(t) for t in label.split("、") if t not in TEST_WORDS]
-        if not tables:
+        free = [i for i, v in enumerate(vs) if v not in derived_here]
+        proj = {tuple(t[i] for i in free) for t in tuples}
+        size = 1
+        for i in free:
+            size *= len({t[i] for t in tuples})
+        if len(proj) == size:                       # the names and each one's values say it all
             return out
-        return out + [VIA.format(a="、".join(self.name(v) for v in vs),
-                                 t="、".join(dict.fromkeys(tables)))]
+        left = [t for t in tables if t not in by_link] or tables
+        names = [self._table_name(t) for t in left]
+        if not names:
+            return out
+        self.kept_tied |= {vs[i] for i in free}
+        return out + [VIA.format(a="、".join(self.name(vs[i]) for i in free), t="、".join(dict.fromkeys(names)))]
+
+    def _says_derivation(self, item, k, roots):
+        """Does this item only say how a derived name is reached (日干 合 日干之合)?"""
+        if len(roots) != 2:
+            return False
+        a, b = sorted(roots)
+        for x, y in ((a, b), (b, a)):
+            got = self.derived.get(y)
+            if got and got[0] == x and got[1] is not None:
+                t = self.w.links[got[1]][0]
+                if k == t or "macro" in item:
+                    return True
+        return False
 
     def _has_words(self, k):
         return any(t.fact_type == k and t.meta.get("text") for t in self.kb.tables.values()) or k in self.kb.fact_text
@@ -320,10 +526,152 @@ class _Way:
                 return tab.name
         return t
 
+    def _negation(self, i, cond, outer=None):
+        """A negated condition worded by the same code, from its own requirement (the model's nested ways),
+        its outer variables named as here."""
+        ways = self.w.neg_ways[i] if i < len(getattr(self.w, "neg_ways", [])) else []
+        if not ways:
+            return self._cond(cond)
+        outer = outer or {v: self.names[v] for v in self.names if not v.startswith("~c")}
+        items = list(_flat_items(cond if isinstance(cond, list) else [cond]))
+        said = []
+        for nw in ways:
+            ww = _Way(self.kb, self.m, nw, self.ref, items, outer)
+            lines = [x for x in ww.lines() if x]
+            said.append("；".join(lines))
+        said = list(dict.fromkeys(x for x in said if x))
+        if not said:
+            return self._cond(cond)
+        return said[0] if len(said) == 1 else WAYS.format("｜".join(said))
+
     def _cond(self, cond):
         alias = self.w.alias
         names = {x: self.name(alias[x.rsplit("~e", 1)[0]]) for x in set(_vars(cond)) if x.rsplit("~e", 1)[0] in alias}
         return _item_words(cond, names, self.kb)
+
+
+def _keys(kb, t):
+    out = set()
+    for tab in kb.tables.values():
+        if tab.fact_type == t and isinstance(tab.meta.get("keys"), dict):
+            out |= set(tab.meta["keys"])
+    return out
+
+
+# ---------------------------------------------------------------- values and rules named in a condition
+def _is_cvar(x):
+    return isinstance(x, str) and VAR_RE.match(x) is not None
+
+
+class _Missing(dict):
+    def __missing__(self, key):
+        return "某"
+
+
+CALC_WORDS = {"add": "加", "sub": "減", "mul": "乘", "div": "除以"}
+
+
+def _fmt_value(v, b):
+    if _is_cvar(v):
+        return str(b[v]) if v in b else "某"
+    if isinstance(v, list):
+        return "或".join(str(x) for x in v)
+    if isinstance(v, dict) and "not" not in v:          # a calculation: 某 乘 某
+        (op, args), = v.items()
+        args = args if isinstance(args, list) else [args]
+        if op == "neg":
+            return "負" + _fmt_value(args[0], b)
+        return f"{CALC_WORDS.get(op, op)}".join(_fmt_value(a, b) for a in args) if len(args) > 1 else _fmt_value(args[0], b)
+    if isinstance(v, dict):
+        inner = v["not"]
+        return "非" + (_fmt_value(inner, b) if not isinstance(inner, list) else "、".join(map(str, inner)))
+    return str(v)
+
+
+def rule_names(kb, v, b, ref=None):
+    """The rules a 判 pattern names (an id, a list of ids, or a variable), by their names: 「重審墓絕生旺」."""
+    ids = v if isinstance(v, list) else [v]
+    out = []
+    for x in ids:
+        if _is_cvar(x):
+            x = b.get(x)
+        e = kb.entries.get(x) if isinstance(x, str) else None
+        if e is None:
+            out.append("某")
+        else:
+            out.append(ref(e) if ref else f"「{e.name}」")
+    return "或".join(out)
+
+
+def _flat_cond(cond):
+    if isinstance(cond, list):
+        for c in cond:
+            yield from _flat_cond(c)
+    elif isinstance(cond, dict):
+        k = next(iter(cond))
+        if k in ("all", "any"):
+            yield from _flat_cond(cond[k])
+        elif k == "not":
+            yield from _flat_cond(cond[k])
+        else:
+            yield cond
+
+
+def reporting_rule(kb, key):
+    """The rule whose firings report `key`, and the bindings that pin it to that entry."""
+    if key in kb.rules:
+        return kb.rules[key], {}
+    row = kb.rows.get(key)
+    if row is None:
+        return None, {}
+    ftype = kb.tables[row.table].fact_type
+    for r in kb.rules.values():
+        if not r.as_var:
+            continue
+        for item in _flat_cond(r.when):
+            if isinstance(item, dict) and ftype in item and item[ftype].get("id") == r.as_var:
+                return r, {r.as_var: key}
+    for r in kb.rules.values():
+        if r.as_var and r.kind == row.kind and any(
+                isinstance(item, dict) and any(isinstance(f, dict) and f.get("源") == r.as_var for f in item.values())
+                for item in _flat_cond(r.when)):
+            return r, {r.as_var: key}
+    return None, {}
+
+
+def _cell_ne(cell, x):
+    if isinstance(x, list):
+        return cell not in x
+    if isinstance(x, dict):
+        inner = x.get("not")
+        return cell in (inner if isinstance(inner, list) else [inner])
+    return cell != x
+
+
+def _derived_word(kb, t, fs, s, g, src):
+    """The name of the value a table gives in column g for the named value src (column s), in the
+    table's words: its text's verb (「{干} 寄 {宮}」: 日干之合所寄), its column (之合, 之墓), or the
+    literal cell the pattern picks (月建之天馬), else the table's name (日支之破碎)."""
+    tpl = _fact_words(t, kb) or ""
+    a, b = "{" + s + "}", "{" + g + "}"
+    if a in tpl and b in tpl:
+        i, j = tpl.index(a), tpl.index(b)
+        between = (tpl[i + len(a):j] if i < j else tpl[j + len(b):i]).strip()
+        if between and "{" not in between and "}" not in between and len(between) <= 4:
+            if between == g:
+                return f"{src}之{g}"
+            if i < j and between.startswith("之"):
+                return src + between.rstrip("在為是 ")
+            if len(between) == 1 and between not in "為在是即":
+                return f"{src}所{between}" if i < j else f"{between}{src}者"
+    lits = {f: x for f, x in fs.items() if f not in (s, g) and isinstance(x, str) and not _is_var(x) and x}
+    for col in LITERAL_COLUMNS:
+        x = lits.get(col)
+        if x and len(x) > 1 or (x and x not in BRANCHES + STEMS):
+            return f"{src}之{x}"
+    if g not in GENERIC_COLUMNS:
+        return f"{src}之{g}"
+    return None
 
 
 def _fill(tpl, vals):
@@ -371,12 +719,97 @@ def _flat_items(cond):
 
 def _item_words(item, names, kb):
     """One item of a condition (a macro use, a test, a pattern) in words, its variables named."""
-    from liuren.explain.whynot import cond_text
-    return re.sub(r"\$[^\s\W]*\w*", "某", cond_text(item, names, kb)).strip()
+    return re.sub(r"\$[^\s\W]*\w*", "某", _pattern_words(item, names, kb)).strip()
+
+
+def _pattern_words(cond, b, kb, ref=None, fill=None):
+    """One item of a condition as the rule wrote it (a macro by its template, a test by TEST_WORDS, a
+    pattern by its fact's or table's words), its variables named by b (a name or the board's value).
+    ref(entry): how another rule is named (default 「name」); fill: the board's values of the fields the pattern leaves open (a held 三傳 says 亥酉未, never 亥某某)."""
+    import string
+    from liuren.knowledge.facts import BUILTIN_FACTS
+    if isinstance(cond, list):
+        return "；".join(_pattern_words(c, b, kb, ref) for c in cond)
+    if "macro" in cond:
+        m = cond["macro"]
+        params = kb.macros[m["name"]]["params"]
+        vals = {p: _fmt_value(a, b) for p, a in zip(params, m["args"])}
+        return kb.macros[m["name"]]["text"].format_map(_Missing(vals))
+    k = next(x for x in cond if x != "macro")
+    v = cond[k]
+    if k == "all":
+        return "；".join(_pattern_words(c, b, kb, ref) for c in v)
+    if k == "any":
+        return "或（" + "｜".join(_pattern_words(c, b, kb, ref) for c in v) + "）"
+    if k == "not":
+        return "無（" + _pattern_words(v, b, kb, ref) + "）"
+    if k == "test":
+        (op, (x, y)), = v.items()
+        return TEST_WORDS[op].format(x=_fmt_value(x, b), y=_fmt_value(y, b))
+    if k == "判" and "規" in v:                 # another rule's judgment, by its name
+        names = rule_names(kb, v["規"], b, ref)
+        if names != "某":
+            return f"已成 {names}"
+    tpl = BUILTIN_FACTS.get(k, {}).get("text") or kb.fact_text.get(k)
+    if k in kb.tables:
+        tpl = kb.tables[k].meta.get("text") or tpl
+    vals = {**{f: str(x) for f, x in (fill or {}).items() if f not in ("t", "id")},
+            **{f: _fmt_value(x, b) for f, x in v.items()}}
+    if k == "位" and v.get("位") == "日干":       # 日干 is its stem: 日干 丁（寄未）, never 日干未
+        stem = f" {vals['干']}" if "干" in v else ""
+        return f"日干{stem}（寄{vals['支']}）" if "支" in v else f"日干{stem}"
+    row = kb.rows.get(vals.get("id"))
+    if row is not None:               # the table row of the entry itself
+        from liuren.explain.factwords import row_words
+        cells = {f: x for f, x in vals.items() if f != "id"}
+        return f"依「{row.name}」" + ("：" + row_words(kb, {"t": k, **cells}) if cells and k in kb.tables else "")
+    if tpl:
+        try:
+            return string.Formatter().vformat(tpl, (), _Missing(vals))
+        except (IndexError, ValueError):
+            pass
+    if k in kb.tables:
+        from liuren.explain.factwords import row_words
+        return row_words(kb, {"t": k, **{f: x for f, x in vals.items() if f != "id"}})
+    return f"{k}：" + "，".join(f"{f}為{x}" for f, x in vals.items())
+
+
+
+def item_text(kb, key, item, values, neg=None, fill=None):
+    """One item of an entry's condition as WHY-NOT shows it: in the rule page's words (the model's names
+    for its variables), the board's value in place of a name wherever the board has it; the n-th
+    negation (neg) worded from its own requirement in the model, its outer values put in."""
+    from liuren.knowledge.meaning import meaning_of
+    m = meaning_of(kb)
+    rule, _ = _rule_of(kb, kb.entries[key]) if key in kb.entries else (None, None)
+    eid = key if key in m.entries else (rule.id if rule is not None else None)
+    ww = None
+    if eid in m.entries:
+        ways = [w for w in m.requirement(eid) if not w.impossible] or m.requirement(eid)
+        if ways:
+            items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
+                                                   kb.macros, itertools.count()))) if rule is not None else []
+            ww = _Way(kb, m, ways[0], None, items)
+    names = {}
+    k = next((x for x in item if x != "macro"), None) if isinstance(item, dict) else None
+    naming = set()                                  # a pattern that is itself the place a name comes from
+    if k in NAMING or k in ("位", "位氣", "時令"):
+        naming = {x for x in item[k].values() if isinstance(x, str)}
+    if ww is not None:
+        for x, root in ww.w.alias.items():
+            if root in ww.names and not ww.names[root].startswith("某") and x not in naming:
+                names[x] = ww.names[root]
+    named = {**names, **{x: v for x, v in values.items() if v is not None}}
+    if neg is not None and ww is not None and neg < len(ww.w.neg_ways) and ww.w.neg_ways[neg]:
+        outer = {v: n for v, n in ww.names.items() if not v.startswith("~c")}
+        for x, root in ww.w.alias.items():
+            if x in values and values[x] is not None:
+                outer[root] = str(values[x])
+        return NEG.format(ww._negation(neg, item.get(k) if k == "not" else item, outer))
+    return _pattern_words(item, named, kb, fill=fill)
 
 
 def _rule_of(kb, entry):
-    from liuren.explain.whynot import reporting_rule
     return reporting_rule(kb, entry.id)
 
 
@@ -395,8 +828,7 @@ def way_lines(kb, entry, ref=None):
     ways = [w for w in m.requirement(eid) if not w.impossible] or m.requirement(eid)
     out = []
     for w in ways:
-        ww = _Way(kb, m, w, ref)
-        ww.rule_items = items
+        ww = _Way(kb, m, w, ref, items)
         out.append(ww.lines())
     return rule, out
 

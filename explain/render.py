@@ -114,7 +114,8 @@ def _condition(c):
         return f"✓ {w('要')} {c['text']}" + (f"：{facts}" if facts else "")
     if c.get("own_row") and not facts:          # the board lines above say what the board has there
         return f"✗ {w('要')} {c['text']}"
-    return f"✗ {w('要')} {c['text']}；" + (f"{w('盤上最近者')}：{facts}" if facts else w("盤上無此"))
+    gone = (c.get("lacks") or {}).get(lang)          # what the board lacks, named: 此盤未給月建, 課傳無 寅
+    return f"✗ {w('要')} {c['text']}；" + (f"{w('盤上最近者')}：{facts}" if facts else gone or w("盤上無此"))
 
 
 def imagery_line(sym, items):

@@ -9,20 +9,15 @@ nothing is fired and the engine is not run again.
 """
 from __future__ import annotations
 
-import string
-
+# the words of values and of other rules named in a condition are the rule page's (explain.conditions)
+from liuren.explain.conditions import (CALC_WORDS, _Missing, _flat_cond as _flat, _fmt_value,  # noqa: F401
+                                       reporting_rule, rule_names)
 from liuren.knowledge.conditions import expand_macros
 from liuren.rules.compile import TEST_FUNCS
-from liuren.knowledge.facts import BUILTIN_FACTS
 from liuren.rules.judging import _sources
 from liuren.knowledge.kbload import VAR_RE, load_kb
 
 BUDGET = 50000
-
-
-class _Missing(dict):
-    def __missing__(self, key):
-        return "某"
 
 
 def _is_var(x):
@@ -185,92 +180,6 @@ def best_assignment(items, fb, pre):
 
 
 # a test between two values, in words (never the engine's operator)
-TEST_WORDS = {"eq": "{x} 即 {y}", "ne": "{x} 與 {y} 不同", "lt": "{x} 少於 {y}", "le": "{x} 不多於 {y}",
-              "gt": "{x} 多於 {y}", "ge": "{x} 不少於 {y}", "in": "{x} 在 {y} 之中", "notin": "{x} 不在 {y} 之中"}
-CALC_WORDS = {"add": "加", "sub": "減", "mul": "乘", "div": "除以"}
-
-
-def _fmt_value(v, b):
-    if _is_var(v):
-        return str(b[v]) if v in b else "某"
-    if isinstance(v, list):
-        return "或".join(str(x) for x in v)
-    if isinstance(v, dict) and "not" not in v:          # a calculation: 某 乘 某
-        (op, args), = v.items()
-        args = args if isinstance(args, list) else [args]
-        if op == "neg":
-            return "負" + _fmt_value(args[0], b)
-        return f"{CALC_WORDS.get(op, op)}".join(_fmt_value(a, b) for a in args) if len(args) > 1 else _fmt_value(args[0], b)
-    if isinstance(v, dict):
-        inner = v["not"]
-        return "非" + (_fmt_value(inner, b) if not isinstance(inner, list) else "、".join(map(str, inner)))
-    return str(v)
-
-
-def rule_names(kb, v, b, ref=None):
-    """The rules a 判 pattern names (an id, a list of ids, or a variable), by their names: 「重審墓絕生旺」."""
-    ids = v if isinstance(v, list) else [v]
-    out = []
-    for x in ids:
-        if _is_var(x):
-            x = b.get(x)
-        e = kb.entries.get(x) if isinstance(x, str) else None
-        if e is None:
-            out.append("某")
-        else:
-            out.append(ref(e) if ref else f"「{e.name}」")
-    return "或".join(out)
-
-
-def cond_text(cond, b, kb, ref=None, fill=None):
-    """A condition in words.  ref(entry): how another rule is named (default 「name」); fill: the
-    board's values of the fields the pattern leaves open (a held 三傳 says 亥酉未, never 亥某某)."""
-    if isinstance(cond, list):
-        return "；".join(cond_text(c, b, kb, ref) for c in cond)
-    if "macro" in cond:
-        m = cond["macro"]
-        params = kb.macros[m["name"]]["params"]
-        vals = {p: _fmt_value(a, b) for p, a in zip(params, m["args"])}
-        return kb.macros[m["name"]]["text"].format_map(_Missing(vals))
-    k = next(x for x in cond if x != "macro")
-    v = cond[k]
-    if k == "all":
-        return "；".join(cond_text(c, b, kb, ref) for c in v)
-    if k == "any":
-        return "或（" + "｜".join(cond_text(c, b, kb, ref) for c in v) + "）"
-    if k == "not":
-        return "無（" + cond_text(v, b, kb, ref) + "）"
-    if k == "test":
-        (op, (x, y)), = v.items()
-        return TEST_WORDS[op].format(x=_fmt_value(x, b), y=_fmt_value(y, b))
-    if k == "判" and "規" in v:                 # another rule's judgment, by its name
-        names = rule_names(kb, v["規"], b, ref)
-        if names != "某":
-            return f"已成 {names}"
-    tpl = BUILTIN_FACTS.get(k, {}).get("text") or kb.fact_text.get(k)
-    if k in kb.tables:
-        tpl = kb.tables[k].meta.get("text") or tpl
-    vals = {**{f: str(x) for f, x in (fill or {}).items() if f not in ("t", "id")},
-            **{f: _fmt_value(x, b) for f, x in v.items()}}
-    if k == "位" and v.get("位") == "日干":       # 日干 is its stem: 日干 丁（寄未）, never 日干未
-        stem = f" {vals['干']}" if "干" in v else ""
-        return f"日干{stem}（寄{vals['支']}）" if "支" in v else f"日干{stem}"
-    row = kb.rows.get(vals.get("id"))
-    if row is not None:               # the table row of the entry itself
-        from liuren.explain.factwords import row_words
-        cells = {f: x for f, x in vals.items() if f != "id"}
-        return f"依「{row.name}」" + ("：" + row_words(kb, {"t": k, **cells}) if cells and k in kb.tables else "")
-    if tpl:
-        try:
-            return string.Formatter().vformat(tpl, (), _Missing(vals))
-        except (IndexError, ValueError):
-            pass
-    if k in kb.tables:
-        from liuren.explain.factwords import row_words
-        return row_words(kb, {"t": k, **{f: x for f, x in vals.items() if f != "id"}})
-    return f"{k}：" + "，".join(f"{f}為{x}" for f, x in vals.items())
-
-
 def nearest(cond, b, fb, n=3):
     """Facts of the condition's type that agree with most of its constraints."""
     if isinstance(cond, list) or "macro" in cond:
@@ -319,42 +228,6 @@ def _witnesses(cond, b, fb):
 
 def _plain_text(f):
     return "，".join(f"{k}為{v}" for k, v in f.items() if k not in ("t", "id"))
-
-
-def reporting_rule(kb, key):
-    """The rule whose firings report `key`, and the bindings that pin it to that entry."""
-    if key in kb.rules:
-        return kb.rules[key], {}
-    row = kb.rows.get(key)
-    if row is None:
-        return None, {}
-    ftype = kb.tables[row.table].fact_type
-    for r in kb.rules.values():
-        if not r.as_var:
-            continue
-        for item in _flat(r.when):
-            if isinstance(item, dict) and ftype in item and item[ftype].get("id") == r.as_var:
-                return r, {r.as_var: key}
-    for r in kb.rules.values():
-        if r.as_var and r.kind == row.kind and any(
-                isinstance(item, dict) and any(isinstance(f, dict) and f.get("源") == r.as_var for f in item.values())
-                for item in _flat(r.when)):
-            return r, {r.as_var: key}
-    return None, {}
-
-
-def _flat(cond):
-    if isinstance(cond, list):
-        for c in cond:
-            yield from _flat(c)
-    elif isinstance(cond, dict):
-        k = next(iter(cond))
-        if k in ("all", "any"):
-            yield from _flat(cond[k])
-        elif k == "not":
-            yield from _flat(cond[k])
-        else:
-            yield cond
 
 
 def why_not(g, key, kb=None):
@@ -419,6 +292,11 @@ def why_not(g, key, kb=None):
         for x, vals in RD.needs_of(pats, kb, fixed, variants).items():
             if x not in fixed and len(vals) > 1 and _own_var(items, rule, x):
                 said[x] = "或".join(sorted(vals))
+    from liuren.explain import conditions as CW
+    i_not = {}                                      # the n-th negated item of the condition: the model's n-th negation
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and next((x for x in item if x != "macro"), None) == "not":
+            i_not[i] = len(i_not)
     conds = []
     for i, item in enumerate(items):
         ok = i in held
@@ -431,9 +309,13 @@ def why_not(g, key, kb=None):
         if own_row and not ok:
             facts = []              # the board lines above say what the board has where the row reads
         # the entry's own row says what the entry needs (its cells), never the board's values put in them
-        text = _own_row_text(kb, key, item, said) if own_row else cond_text(item, {**said, **b} if ok else said, kb,
-                                                                             fill=_held_fact(item, b, fb) if ok else None)
-        conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {})})
+        # each condition in the model's words (explain.conditions): a value the board has is said as it,
+        # one it lacks by the name the rule page gives it (日干之合所寄), a negation from its own requirement
+        text = _own_row_text(kb, key, item, said) if own_row else CW.item_text(
+            kb, key, item, {**said, **b} if ok else said, i_not.get(i), fill=_held_fact(item, b, fb) if ok else None)
+        gone = lacks(item, said, fb, kb) if not ok and not facts else None
+        conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {}),
+                      **({"lacks": gone} if gone else {})})
     q = rule.meta.get("question")
     note = None
     if q and g.graph.get("question") != q:
@@ -447,6 +329,50 @@ def why_not(g, key, kb=None):
             "sources": [{**{k: s[k] for k in ("seed", "para", "quote") if s.get(k) is not None},
                          "book": s["book"], "volume": s["volume"]} for s in _sources(kb, entry or rule)],
             "note": note}
+
+
+INPUT_FACTS = ("問", "時令", "人", "夫妻行年", "農曆", "節日", "宿")
+INPUT_PLACES = ("本命", "行年", "太歲", "月建")
+
+
+def lacks(item, said, fb, kb):
+    """What the board lacks that this failed condition reads, as {zh, ja}, or None: an input the board
+    was not given (占類, 月建, 本命 …), a branch no 課傳 holds, a 神煞 the board does not have, a judgment
+    not formed.  Read off the patterns the condition names (a negated one is failed by what is there)."""
+    from liuren.explain.words import WORDS
+    found = None
+    for c in _flat(item if isinstance(item, list) else [item]):
+        k = next((x for x in c if x != "macro"), None)
+        v = c.get(k) if k else None
+        if k in (None, "test", "not", "all", "any") or not isinstance(v, dict):
+            continue
+        have = fb.by_type.get(k) or []
+
+        def value(f):
+            x = v.get(f)
+            x = said.get(x, x) if _is_var(x) else x
+            return x if isinstance(x, str) and x and not _is_var(x) else None
+        if k in INPUT_FACTS and not have:
+            found = (k, None)
+        elif value("位") in INPUT_PLACES and not any(f.get("位") == value("位") for f, _ in fb.by_type.get("位") or []):
+            found = (value("位"), None)             # 行年上見亥 on a board given no 行年
+        elif k == "判" and value("規") and not any(f.get("規") == value("規") for f, _ in have):
+            e = kb.entries.get(value("規"))
+            found = ("判", f"「{e.name}」" if e else None)
+        elif k in fb.derived_types or (k not in kb.tables and k not in ("位", "盤", "課", "傳", "日", "晝夜", "遁")):
+            sha = value("煞")
+            if sha and not any(f.get("煞") == sha for f, _ in have):
+                found = ("神煞", sha)
+            elif "入" in k and value("支") and not any(f.get("支") == value("支") for f, _ in have):
+                found = ("課傳", value("支"))
+            elif not have and value("支"):
+                found = ("fact", value("支"))
+        if found:
+            break
+    if not found or (found[0] in ("課傳", "神煞", "判", "fact") and not found[1]):
+        return None
+    key, x = found
+    return {lg: WORDS[lg]["lacks"][key].format(x=x or "") for lg in ("zh", "ja")}
 
 
 def _held_fact(item, b, fb):

@@ -117,6 +117,12 @@ class Way:
     free: frozenset = frozenset()                  # variables read once and allowed anything
     sig: frozenset = frozenset()
     labels: frozenset = frozenset()                # literal anchors, for finding candidates
+    neg_ways: list = field(default_factory=list)   # per negation (as negs): [Way] of the negated condition, its
+    #                                                outer variables kept by the names they have here (bound)
+    links: list = field(default_factory=list)      # [(table, {field: variable or literal})]: the table
+    #                                                patterns as the condition wrote them (variables unified),
+    #                                                internal ones too, for words that name a value by how
+    #                                                it is reached (日干之合所寄)
 
 
 @dataclass
@@ -376,6 +382,7 @@ class Meaning:
                       R(b) if _is_var(b) or str(b).startswith("~c") else b) for op, a, b in test_cons]
         board_vars = {v for a in atoms for v in a.fields.values()} | {v for a in atoms for _, v in a.key if _isv(v)}
         w.atoms, w.dom, w.excl = atoms, ndom, nexcl
+        w.links = statics
         for v in board_vars:
             w.dom.setdefault(v, None)
         for v, d in w.dom.items():
@@ -393,8 +400,23 @@ class Meaning:
                         a.key = ((kf, next(iter(w.dom[v]))),)
             w.atoms = _merge_simple(atoms)
         w.negs = [(_cond_text(x, R), tuple(sorted({R(v) for v in _vars(x)} & board_vars)), x) for x in nots]
+        # a negation as a requirement of its own: its ways, its outer variables bound (named as here)
+        w.neg_ways = [self._nested(x, R) for x in nots]
         _canonical(w, self.fdom)
         return w
+
+    def _nested(self, cond, R):
+        """The ways of a negated condition: its outer variables renamed to this way's, so that a Way
+        of it reads the same variables the outer way names."""
+        def ren(v):
+            if _is_var(v):
+                return R(v)
+            if isinstance(v, dict) and "not" in v and _is_var(v["not"]):
+                return {"not": R(v["not"])}
+            return v
+        cond = _rename_cond(cond, ren)
+        return [self._way((pos, [{op: list(a)} for t in tests for op, a in t.items()], nots))
+                for pos, tests, nots in dnf(cond if isinstance(cond, list) else [cond])]
 
     def _relations(self, w, statics, tests, board_vars):
         """Solve the tables and tests over their variables, component by component, and keep

@@ -1,0 +1,50 @@
+"""Issue 28: where nothing close is on the board, a WHY-NOT names what the board lacks, read off what
+the condition reads — the 占類 never asked, the month (月建) or the 行年 never given — in zh and in
+ja, in the CLI's lines and on the board page; never the bare 「盤上無此」 for those."""
+import pytest
+
+from liuren.app import queries as Q
+from liuren.explain.render import in_lang, whynot_lines
+from liuren.rules.judging import judge
+
+BOARD = dict(day="丁卯", on="亥加丑")
+
+
+def _failed(lines):
+    return [x for x in lines if x.startswith("  ✗ 要")]
+
+
+@pytest.fixture(scope="module")
+def bare():
+    return judge(dict(BOARD))
+
+
+def test_the_question_not_asked_and_the_xingnian_not_given(bare):
+    lines = _failed(whynot_lines(Q.explain(bare, "yh-nishi-dengming")))
+    assert "  ✗ 要 所問：占溺屍；此盤未問占類" in lines
+    assert any(x.endswith("；此盤未給行年") and "行年上見亥" in x for x in lines), lines
+    assert not any(x.endswith("盤上無此") for x in lines), lines
+
+
+def test_the_month_not_given(bare):
+    lines = _failed(whynot_lines(Q.explain(bare, "dq11-youmu")))
+    assert any(x.endswith("；此盤未給月建") for x in lines), lines
+    with in_lang("ja"):
+        ja = _failed(whynot_lines(Q.explain(bare, "dq11-youmu")))
+    assert any(x.endswith("この盤は月建を与えていない") for x in ja), ja
+
+
+def test_with_the_month_given_it_is_not_said_missing():
+    r = judge(dict(BOARD, month="甲午"))
+    rep = Q.explain(r, "dq11-youmu")
+    assert not any("此盤未給月建" in x for x in whynot_lines(rep))
+
+
+def test_the_board_page_names_what_it_lacks():
+    from fastapi.testclient import TestClient
+    from liuren.web.app import create_app
+    c = TestClient(create_app(None, warm=False))
+    t = c.get("/board?day=丁卯&on=亥加丑&why=yh-nishi-dengming").text
+    assert "此盤未問占類" in t and "此盤未給行年" in t
+    t = c.get("/board?day=丁卯&on=亥加丑&why=yh-nishi-dengming&lang=ja").text
+    assert "この盤は占う事柄を問うていない" in t and "この盤は行年を与えていない" in t

@@ -56,6 +56,16 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "own_cache: the test starts from an empty cache folder of its own")
 
 
+# the longest single tests, started first: xdist hands the work out in the order collected, and a
+# test of minutes handed out last would leave the other worker idle while it runs
+LONG_FIRST = ("test_kb_mutations_random.py::test_random_slips_are_refused",)
+
+
+def pytest_collection_modifyitems(config, items):
+    # (xdist may have added "@group" to the id)
+    items.sort(key=lambda it: not any(it.nodeid.split("@")[0].endswith(x) for x in LONG_FIRST))   # stable
+
+
 @pytest.fixture(autouse=True)
 def _empty_cache(_worker_folders, tmp_path_factory, monkeypatch, request):
     """This test's own empty cache folder (a test of the cache), or the worker's (any other)."""

@@ -56,6 +56,16 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "own_cache: the test starts from an empty cache folder of its own")
 
 
+# the longest single tests, started first: xdist hands the work out in the order collected, and a
+# test of minutes handed out last would leave the other worker idle while it runs
+LONG_FIRST = ("test_kb_mutations_random.py::test_random_slips_are_refused",)
+
+
+def pytest_collection_modifyitems(config, items):
+    # (xdist may have added "@group" to the id)
+    items.sort(key=lambda it: not any(it.nodeid.split("@")[0].endswith(x) for x in LONG_FIRST))   # stable
+
+
 @pytest.fixture(autouse=True)
 def _empty_cache(_worker_folders, tmp_path_factory, monkeypatch, request):
     """This test's own empty cache folder (a test of the cache), or the worker's (any other)."""
@@ -69,7 +79,53 @@ def _empty_cache(_worker_folders, tmp_path_factory, monkeypatch, request):
     return d / "liuren"
 
 
+# what each KB file's text parsed to, in this worker: a KB copy (kbcopy) is the installed KB
+# with one file edited, and `kb check` on it reads every file afresh (some 70 files, a second of
+# CPU each time); the files left as they were parse to what they parsed to before
+_PARSED = {}
+
+
+def _copy_doc(x):
+    """A fresh copy of a parsed document: its maps and lists new (with their lines and key lines),
+    its scalars shared (immutable)."""
+    if isinstance(x, dict):
+        m = type(x)()
+        dict.update(m, ((k, _copy_doc(v)) for k, v in x.items()))
+        m.__dict__.update(getattr(x, "__dict__", {}))
+        if "key_lines" in m.__dict__:
+            m.key_lines = dict(x.key_lines)
+        return m
+    if isinstance(x, list):
+        s = type(x)(_copy_doc(v) for v in x)
+        s.__dict__.update(getattr(x, "__dict__", {}))
+        return s
+    if isinstance(x, (set, frozenset)):
+        return type(x)(x)
+    return x
+
+
+def _read_yaml_memo(real):
+    """kbload.read_yaml, remembering what each text (bytes) parsed to: the same document for the
+    same bytes, a fresh copy on every call (the loader may keep or change what it is given); any
+    file that cannot be read or parsed goes to the real reader, which says why."""
+    from liuren.casting.tables import read_regular
+
+    def read(path):
+        try:
+            raw = read_regular(path)
+        except OSError:
+            return real(path)
+        doc = _PARSED.get(raw)
+        if doc is None:
+            doc = _PARSED[raw] = real(path)
+        return _copy_doc(doc)
+    return read
+
+
 @pytest.fixture
-def kbcopy(tmp_path):
-    """A copy of the installed KB to edit (helpers.edit)."""
+def kbcopy(tmp_path, monkeypatch):
+    """A copy of the installed KB to edit (helpers.edit).  Its files are parsed once per worker
+    by their text (_read_yaml_memo): an edited file, whose text is new, is parsed afresh."""
+    from liuren.knowledge import kbload
+    monkeypatch.setattr(kbload, "read_yaml", _read_yaml_memo(kbload.read_yaml))
     return copy_kb(tmp_path / "kb")

@@ -2,12 +2,11 @@
 (knowledge.kbstatic): the model's API on real rules, each fault injected into a copy of the KB and
 named by `kb check` with file and line, and the findings of today's KB."""
 import re
-import shutil
 
 import pytest
 
 from liuren.cli.main import main
-from liuren.knowledge.kbload import load_kb, packaged_kb_dir
+from liuren.knowledge.kbload import load_kb
 from liuren.knowledge.meaning import meaning_of
 
 
@@ -103,11 +102,7 @@ def test_check_on_a_board(m):
 
 
 # ---------------------------------------------------------------- faults injected into a copy
-@pytest.fixture
-def kbcopy(tmp_path):
-    d = tmp_path / "kb"
-    shutil.copytree(packaged_kb_dir(), d)
-    return d
+# kbcopy: the copy of conftest.py (each file of the KB parsed once per worker, by its text)
 
 
 def _block(text, eid):

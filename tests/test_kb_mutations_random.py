@@ -177,16 +177,20 @@ def _memo_read_yaml():
 
 def verdict(kbdir, rel):
     """'refused by kb check', 'refused by kb check --examples' or 'accepted'.  The loader's
-    errors are kb check's own (it refuses on any): those are read without the CLI."""
+    errors are kb check's own (it refuses on any): those are read without the CLI.
+
+    `kb check --examples FILE` makes every check of `kb check` and then judges the file's
+    examples, so it is run alone (once, not `kb check` then again with --examples): it accepts
+    exactly when both would; a refusal is the examples' when its examples line counts failures."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         _kb, errors = kbload.load_kb.__wrapped__(str(kbdir), collect=True)
         if errors:
             return "refused by kb check", str(errors[0])
-        if main(["kb", "check", "--kb", str(kbdir)]) != 0:
-            return "refused by kb check", err.getvalue().strip().split("\n")[0]
         if main(["kb", "check", "--kb", str(kbdir), "--examples", rel]) != 0:
-            return "refused by kb check --examples", err.getvalue().strip().split("\n")[0]
+            by = "refused by kb check --examples" if re.search(r"^examples: .*failed$", out.getvalue(), re.M) \
+                else "refused by kb check"
+            return by, err.getvalue().strip().split("\n")[0]
     return "accepted", ""
 
 

@@ -24,6 +24,7 @@ is judged, so they take seconds.  Each finding names every entry involved with i
 from __future__ import annotations
 
 import fnmatch
+import re
 from dataclasses import dataclass
 
 from liuren.knowledge.meaning import implies, meaning_of
@@ -259,6 +260,14 @@ def _name(kb, eid):
 def _stale(kb, m, decl):
     out = []
     ids = list(kb.entries)
+    idset = set(ids)
+
+    def matches(p):
+        """Does the pattern p match some entry id (fnmatchcase; one without *?[ is the id itself)?"""
+        if not (_GLOB & set(p)):
+            return p in idset
+        rx = re.compile(fnmatch.translate(p))
+        return any(rx.match(i) for i in ids)
     t = kb.tables.get("declared-conflicts")
     if t is not None:
         from liuren.knowledge.kbload import kb_rel
@@ -268,7 +277,7 @@ def _stale(kb, m, decl):
                 if pats is None:
                     pats = sorted({c.get(side) for c in row.data if isinstance(c.get(side), str)})
                 for p in pats:
-                    if not any(fnmatch.fnmatchcase(i, p) for i in ids):
+                    if not matches(p):
                         out.append(Finding("error", "stale", f"declaration {side} 「{p}」 matches no entry",
                                            ((row.id or t.id, kb_rel(row.file), row.line),)))
     w = kb.tables.get("book-weighing")
@@ -302,7 +311,7 @@ def _stale(kb, m, decl):
     from liuren.knowledge.kbload import kb_rel
     for hid, meta, f, line in holders:
         for p in meta.get("conflicts") or []:
-            if isinstance(p, str) and not any(fnmatch.fnmatchcase(i, p) for i in ids):
+            if isinstance(p, str) and not matches(p):
                 out.append(Finding("error", "stale", f"conflicts: 「{p}」 names no entry",
                                    ((hid, kb_rel(f), meta.kline("conflicts") if hasattr(meta, "kline") else line),)))
     for eid, e in kb.entries.items():

@@ -319,6 +319,19 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=Fa
         print(f"  audit --rules {r:<30} {time.perf_counter() - t0:7.1f} s (target ≤ 30 s; {_cpu() - c0:.1f} s CPU; "
               f"{one.get('counts_reused', 0)} met rules' counts from the saved run, "
               f"{len(one.get('not_compared', []))} not compared)  (load {os.getloadavg()[0]:.1f})", flush=True)
+        if p is not None:
+            # its findings against the saved full run's findings that name it
+            x = label.split()[0]
+
+            def of(fs):
+                return {f["key"] for f in fs if any(e["id"] == x for e in f["entries"])}
+            mine, full = of(one["findings"]), of(p.get("findings") or [])
+            print(f"      findings naming it: {len(mine)}; the full run's: {len(full)} "
+                  f"({len(full - mine)} missing, {len(mine - full)} not in the full run)", flush=True)
+            for k in sorted(full - mine)[:5]:
+                print(f"        missing: {k}")
+            for k in sorted(mine - full)[:5]:
+                print(f"        extra: {k}")
         steps = "; ".join(f"{k} {v:.1f} s" for k, v in (one.get("steps") or {}).items())
         print(f"      where it fires {'from the saved run' if one.get('firings_reused') else 'judged'}; "
               f"{one['firing_counts'].get(r.split()[0], 0):,} boards; {len(one.get('met', [])):,} met; per step: {steps}",

@@ -1365,6 +1365,9 @@ def _unchanged(kb, prior, key, closure_of):
     return unchanged
 
 
+_BITS = [tuple(k for k in range(8) if byte >> k & 1) for byte in range(256)]
+
+
 class _SavedSets:
     """Where each entry fired in a saved full run (FILE.firings), read against this run's boards:
     `bits(x)` the boards of x as an int bitmap of the saved run's indices, `here` the saved
@@ -1403,7 +1406,7 @@ class _SavedSets:
         for j, byte in enumerate(raw):
             if byte:
                 base = j << 3
-                out.extend(base + k for k in range(8) if byte >> k & 1)
+                out.extend(base + k for k in _BITS[byte])
         here = self.here
         return sorted(here[i] for i in out if here[i] is not None)
 

@@ -324,10 +324,20 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=Fa
             x = label.split()[0]
 
             def of(fs):
-                return {f["key"] for f in fs if any(e["id"] == x for e in f["entries"])}
+                # (a "conflict (weighed)" line counts a row's pairs and names its biggest one: the
+                # audited rule's own pairs are compared one by one below)
+                return {f["key"] for f in fs if any(e["id"] == x for e in f["entries"])
+                        and f["check"] != "conflict (weighed)"}
             mine, full = of(one["findings"]), of(p.get("findings") or [])
-            print(f"      findings naming it: {len(mine)}; the full run's: {len(full)} "
+            print(f"      findings naming it (but the weighed lines): {len(mine)}; the full run's: {len(full)} "
                   f"({len(full - mine)} missing, {len(mine - full)} not in the full run)", flush=True)
+            saved_pairs = (p.get("firing_sets") or {}).get("pairs")
+            if saved_pairs is not None:
+                got = {(c["a"], c["b"], c["boards"], c["example"]["branch"]) for k in one["conflicts"]
+                       for c in one["conflicts"][k] if x in (c["a"], c["b"])}
+                had = {(a, b, n, subj) for a, b, n, _, subj in saved_pairs if x in (a, b)}
+                print(f"      its opposite-tone pairs: {len(got)}; the full run's: {len(had)} "
+                      f"({len(had - got)} missing, {len(got - had)} not in the full run)", flush=True)
             for k in sorted(full - mine)[:5]:
                 print(f"        missing: {k}")
             for k in sorted(mine - full)[:5]:

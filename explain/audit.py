@@ -1207,12 +1207,17 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     nq = None
     if questions and question is None:
         nq = min(days * 12, SPACE.QUESTION_BOARDS if question_boards is None else question_boards)
-        # (--rules: the questions that bring out one of those rules, found from them alone)
-        gated = question_rules(kb) if rules is None or question_rules(kb, set(rules)) else {}
+        gated = question_rules(kb)
+        if rules is not None:
+            # (--rules: the questions whose network holds one of those rules — a rule, or a
+            # family rule reporting a named row — as the full run judges their boards: where
+            # they fire there, they meet the rules the question brings out)
+            fams = {x: {r for r in closure_of({x}) if kb.rules[r].as_var} for x in rules if x not in kb.rules}
         for q, ids in sorted(gated.items()):
-            if rules is not None and not ids & set(rules):
-                continue
             closure = closure_of(ids)
+            if rules is not None and not any(x in ids or x in closure or fams.get(x, set()) & closure
+                                             for x in rules):
+                continue
             qb = SPACE.question_boards(q, days, nq, options)
             nets.append((len(boards), len(boards) + len(qb), (q, tuple(sorted(closure)))))
             boards += qb

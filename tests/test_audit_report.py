@@ -435,3 +435,36 @@ def test_rules_mode_judges_the_pairs_of_an_edited_rule(tmp_path):
     two = audit(str(k), prior=str(saved), rules=["t-kt"], **kw)
     assert "2 what they meet (saved run)" not in two["steps"]
     assert _conflicts_of(two, "t-kt") == _conflicts_of(after, "t-kt")
+
+
+ASKED_ON_GOOD = """\
+  - id: t-asked-bad
+    name: 問而論凶
+    kind: 占驗
+    valence: 凶
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 問: {問: 試問}
+      - 判: {規: t-good}
+"""
+
+
+def test_rules_mode_meets_on_the_boards_of_a_question_whose_network_holds_it(tmp_path):
+    # a rule that is not itself brought out by a question fires on that question's boards when
+    # the question's network rests on it, and meets there what only the question brings out:
+    # --rules holds those boards, so its pairs are the full run's, read or judged
+    from liuren.explain.audit import firings_path, save_run
+    k = _kb(tmp_path, ASKED_ON_GOOD)
+    kw = dict(months="1", daynight="day", progress=False, days=3, variants=False)
+    full = audit(str(k), **kw)
+    assert any("t-asked-bad" in (c[0], c[1]) for c in _conflicts_of(full, "t-good"))
+    saved = tmp_path / "run.json"
+    save_run(full, saved)
+    read = audit(str(k), prior=str(saved), rules=["t-good"], **kw)
+    assert "試問" in read["space"]["question_spaces"] and "2 what they meet (saved run)" in read["steps"]
+    assert _conflicts_of(read, "t-good") == _conflicts_of(full, "t-good")
+    firings_path(saved).unlink()
+    judged = audit(str(k), prior=str(saved), rules=["t-good"], **kw)
+    assert _conflicts_of(judged, "t-good") == _conflicts_of(full, "t-good")
+    # a rule no question's network holds: no question's boards
+    assert audit(str(k), prior=str(saved), rules=["t-whole-good"], **kw)["space"]["question_spaces"] == {}

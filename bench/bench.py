@@ -309,7 +309,10 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=Fa
         import copy
         for r in rules or ():
             p = copy.deepcopy(prior)
-            p["reuse"]["digests"]["rule:" + r] = "edited"
+            # (a named row is edited in its table: the table's digest moves)
+            from liuren.knowledge.kbload import load_kb
+            k = load_kb(kb)
+            p["reuse"]["digests"]["rule:" + r if r in k.rules else "table:" + k.entries[r].table] = "edited"
             runs.append((r + " (as edited)", p))
     for label, p in runs:
         r = label.split()[0]
@@ -319,6 +322,29 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=Fa
         print(f"  audit --rules {r:<30} {time.perf_counter() - t0:7.1f} s (target ≤ 30 s; {_cpu() - c0:.1f} s CPU; "
               f"{one.get('counts_reused', 0)} met rules' counts from the saved run, "
               f"{len(one.get('not_compared', []))} not compared)  (load {os.getloadavg()[0]:.1f})", flush=True)
+        if p is not None:
+            # its findings against the saved full run's findings that name it
+            x = label.split()[0]
+
+            def of(fs):
+                # (a "conflict (weighed)" line counts a row's pairs and names its biggest one: the
+                # audited rule's own pairs are compared one by one below)
+                return {f["key"] for f in fs if any(e["id"] == x for e in f["entries"])
+                        and f["check"] != "conflict (weighed)"}
+            mine, full = of(one["findings"]), of(p.get("findings") or [])
+            print(f"      findings naming it (but the weighed lines): {len(mine)}; the full run's: {len(full)} "
+                  f"({len(full - mine)} missing, {len(mine - full)} not in the full run)", flush=True)
+            saved_pairs = (p.get("firing_sets") or {}).get("pairs")
+            if saved_pairs is not None:
+                got = {(c["a"], c["b"], c["boards"], c["example"]["branch"]) for k in one["conflicts"]
+                       for c in one["conflicts"][k] if x in (c["a"], c["b"])}
+                had = {(a, b, n, subj) for a, b, n, _, subj in saved_pairs if x in (a, b)}
+                print(f"      its opposite-tone pairs: {len(got)}; the full run's: {len(had)} "
+                      f"({len(had - got)} missing, {len(got - had)} not in the full run)", flush=True)
+            for k in sorted(full - mine)[:5]:
+                print(f"        missing: {k}")
+            for k in sorted(mine - full)[:5]:
+                print(f"        extra: {k}")
         steps = "; ".join(f"{k} {v:.1f} s" for k, v in (one.get("steps") or {}).items())
         print(f"      where it fires {'from the saved run' if one.get('firings_reused') else 'judged'}; "
               f"{one['firing_counts'].get(r.split()[0], 0):,} boards; {len(one.get('met', [])):,} met; per step: {steps}",

@@ -726,10 +726,10 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
     for e in sorted(judged):
         idx = fired_at.get(e)
         if idx and own[e] < universe[e]:
-            v = 0
+            raw = bytearray(max(idx) // 8 + 1)
             for i in idx:
-                v |= 1 << i
-            bits[e] = v
+                raw[i >> 3] |= 1 << (i & 7)
+            bits[e] = int.from_bytes(bytes(raw), "little")
     groups = defaultdict(list)
     for e, v in bits.items():
         groups[v].append(e)
@@ -747,6 +747,8 @@ def analyse(kb, boards, fired_at, pairs, n_main=None, kb_dir=None, examples=True
     for i, (a, va) in enumerate(items):
         ca = counts[a]
         for b, vb in items[i + 1:]:
+            if only is not None and a not in only and b not in only:
+                continue                # (--rules: the nestings of the audited entries only)
             if va != vb and va & vb == va and not _related(kb, a, b):
                 if counts[b] * 2 > universe[b]:
                     trivial += 1                # a broad rule on more than half the boards: nothing to learn
@@ -1205,12 +1207,17 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     nq = None
     if questions and question is None:
         nq = min(days * 12, SPACE.QUESTION_BOARDS if question_boards is None else question_boards)
-        # (--rules: the questions that bring out one of those rules, found from them alone)
-        gated = question_rules(kb) if rules is None or question_rules(kb, set(rules)) else {}
+        gated = question_rules(kb)
+        if rules is not None:
+            # (--rules: the questions whose network holds one of those rules — a rule, or a
+            # family rule reporting a named row — as the full run judges their boards: where
+            # they fire there, they meet the rules the question brings out)
+            fams = {x: {r for r in closure_of({x}) if kb.rules[r].as_var} for x in rules if x not in kb.rules}
         for q, ids in sorted(gated.items()):
-            if rules is not None and not ids & set(rules):
-                continue
             closure = closure_of(ids)
+            if rules is not None and not any(x in ids or x in closure or fams.get(x, set()) & closure
+                                             for x in rules):
+                continue
             qb = SPACE.question_boards(q, days, nq, options)
             nets.append((len(boards), len(boards) + len(qb), (q, tuple(sorted(closure)))))
             boards += qb
@@ -1246,7 +1253,10 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
     # where each entry fired, for a later --rules (kept beside the saved run, not in the report)
     firing_sets = {"layout": {"dims": main_dims, "questions": sorted(qspaces), "nq": nq},
                    "boards": len(boards), "sets": {k: _pack(v, len(boards)) for k, v in fired_at.items()
-                                                   if k in kb.entries}}
+                                                   if k in kb.entries},
+                   # every co-firing pair of opposite tones on one subject: [a, b, boards, first board,
+                   # subject] (so that --rules reads an unchanged rule's conflicts instead of judging them)
+                   "pairs": [[a, b, n, ex[0], ex[1]] for (a, b), (n, ex) in sorted(pairs.items())]}
     rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples, read=read)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
                          "question": question, "wide": wide, "varied": dims, "question_spaces": qspaces,
@@ -1356,7 +1366,92 @@ def _unchanged(kb, prior, key, closure_of):
     def unchanged(y):
         rules = closure_of({y})
         return not (rules & changed or any(t in types for r in rules for t in closure_of.reads[r][0]))
+    unchanged.nothing_changed = not changed and not types
     return unchanged
+
+
+_BITS = [tuple(k for k in range(8) if byte >> k & 1) for byte in range(256)]
+
+
+class _SavedSets:
+    """Where each entry fired in a saved full run (FILE.firings), read against this run's boards:
+    `bits(x)` the boards of x as an int bitmap of the saved run's indices, `here` the saved
+    index → this run's index (None where the saved board is not in this run), and the saved
+    co-firing pairs when the run kept them."""
+
+    def __init__(self, sets, boards, saved_boards):
+        self.sets = sets
+        old = saved_boards(sets["layout"])
+        if old is None or len(old) != sets.get("boards"):
+            raise ValueError("layout")
+
+        def key(b):
+            return tuple(sorted(b.items()))
+        if len(old) >= len(boards) and old[:len(boards)] == boards:
+            self.here = list(range(len(boards))) + [None] * (len(old) - len(boards))
+        else:
+            at = {key(b): i for i, b in enumerate(boards)}
+            self.here = [at.get(key(b)) for b in old]
+        self.back = {j: i for i, j in enumerate(self.here) if j is not None}
+        self._bits = {}
+
+    def bits(self, x):
+        v = self._bits.get(x)
+        if v is None:
+            import base64
+            import zlib
+            packed = self.sets["sets"].get(x)
+            v = self._bits[x] = int.from_bytes(zlib.decompress(base64.b64decode(packed)), "little") if packed else 0
+        return v
+
+    def indices(self, v):
+        """This run's board indices of the saved run's bitmap v (sorted)."""
+        out = []
+        raw = v.to_bytes((v.bit_length() + 7) // 8, "little")
+        for j, byte in enumerate(raw):
+            if byte:
+                base = j << 3
+                out.extend(base + k for k in _BITS[byte])
+        here = self.here
+        return sorted(here[i] for i in out if here[i] is not None)
+
+    def mask(self, indices):
+        """The saved run's bitmap of this run's board indices."""
+        raw = bytearray((len(self.here) + 7) // 8)
+        for j in indices:
+            i = self.back.get(j)
+            if i is not None:
+                raw[i >> 3] |= 1 << (i & 7)
+        return int.from_bytes(bytes(raw), "little")
+
+
+def _saved_sets(prior, boards, saved_boards):
+    sets = (prior or {}).get("firing_sets")
+    if not saved_boards or not isinstance(sets, dict) or not isinstance(sets.get("layout"), dict):
+        return None
+    try:
+        return _SavedSets(sets, boards, saved_boards)
+    except ValueError:
+        return None
+
+
+def _step2_unchanged(kb, ids, unchanged, closure_of):
+    """May the conflicts of `ids` be read from the saved run?  Each of them, and every judgment
+    that could meet them on a subject or defeat them (every 吉/凶 judgment, every rule asserting
+    不實), is defined as it was then: none could fire or be about anything else now."""
+    if unchanged is None or not all(unchanged(x) for x in ids):
+        return False
+    if unchanged.nothing_changed:
+        return True
+    from liuren.knowledge.kblint import _thens
+    for e in kb.entries.values():
+        polar = e.kind != "起例" and e.valence in ("吉", "凶")
+        r = kb.rules.get(e.id)
+        defeats = r is not None and any(isinstance(it, dict) and "不實" in it for then in _thens(r)
+                                        for it in (then if isinstance(then, list) else [then]))
+        if (polar or defeats) and not unchanged(e.id):
+            return False
+    return True
 
 
 def _prior_counts(kb, prior, key, closure_of, candidates):
@@ -1444,18 +1539,40 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     steps["1 where they fire"] = round(time.time() - t1, 1)
     t1 = time.time()
     mine = sorted({i for x in ids for i in fired1.get(x, ())})
-    # 2. the whole network (or the whole question network) on those boards
-    sub = [boards[i] for i in mine]
-    # (a question's boards on the network the full run judges them by: its rules and what they rest on)
-    import bisect
-    sub_nets = [(bisect.bisect_left(mine, a), bisect.bisect_left(mine, b), net) for a, b, net in nets]
-    sub_nets = [(a, b, net) for a, b, net in sub_nets if b > a]
-    fired2, pairs2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
-                               shared=shared) if sub else ({}, {})
-    back = {j: i for j, i in enumerate(mine)}
-    pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items() if k[0] in ids or k[1] in ids}
-    met = {x for x, v in fired2.items() if x in kb.entries and x not in ids}
-    steps["2 what they meet"] = round(time.time() - t1, 1)
+    saved = _saved_sets(prior, boards, saved_boards) if unchanged is not None else None
+    saved_pairs = saved.sets.get("pairs") if saved is not None else None
+    step2_read = (isinstance(saved_pairs, list) and _step2_unchanged(kb, ids, unchanged, closure_of))
+    if step2_read:
+        # 2. read from the saved run: the KB is as it was then for them and every judgment that
+        # could meet them, so their pairs and the rules firing on their boards are the run's
+        want = set(ids)
+        pairs = {}
+        for a, b, n, ex, subject in saved_pairs:
+            if (a in want or b in want) and saved.here[ex] is not None:
+                pairs[(a, b)] = (n, (saved.here[ex], subject))
+        m = saved.mask(mine)
+        on_all = {}
+        for y in saved.sets["sets"]:
+            if y in kb.entries and y not in want:
+                v = saved.bits(y) & m
+                if v:
+                    on_all[y] = saved.indices(v)
+        met = set(on_all)
+        steps["2 what they meet (saved run)"] = round(time.time() - t1, 1)
+    else:
+        # 2. the whole network (or the whole question network) on those boards
+        sub = [boards[i] for i in mine]
+        # (a question's boards on the network the full run judges them by: its rules and what they rest on)
+        import bisect
+        sub_nets = [(bisect.bisect_left(mine, a), bisect.bisect_left(mine, b), net) for a, b, net in nets]
+        sub_nets = [(a, b, net) for a, b, net in sub_nets if b > a]
+        fired2, pairs2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
+                                   shared=shared) if sub else ({}, {})
+        back = {j: i for j, i in enumerate(mine)}
+        pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items() if k[0] in ids or k[1] in ids}
+        met = {x for x, v in fired2.items() if x in kb.entries and x not in ids}
+        on_all = {y: [back[j] for j in fired2[y]] for y in met}
+        steps["2 what they meet"] = round(time.time() - t1, 1)
     t1 = time.time()
     mine_set = {x: set(fired1.get(x, ())) for x in ids}
     kinds = {kb.entries[x].kind for x in ids}
@@ -1464,18 +1581,26 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         e = kb.entries[y]
         if e.kind not in JUDGMENT_KINDS:
             continue
-        on = on_of[y] = {back[j] for j in fired2[y]}
+        on = on_of[y] = set(on_all[y])
         if any(s and s <= on for s in mine_set.values()):
             broad.add(y)
         else:
             narrow.add(y)
-    reused = _prior_counts(kb, prior, key, closure_of, broad | narrow) if prior and key else {}
     fired = {x: fired1.get(x, []) for x in ids}
+    # a met rule whose network is as in the saved run: where it fired there (the full run's own
+    # set, so redundancy and nesting are found as the full run finds them)
+    from_saved = set()
+    if saved is not None:
+        for y in sorted(broad | narrow):
+            if y in saved.sets["sets"] and unchanged(y):
+                fired[y] = saved.indices(saved.bits(y))
+                from_saved.add(y)
+    reused = _prior_counts(kb, prior, key, closure_of, (broad | narrow) - from_saved) if prior and key else {}
     # the rest: the broader ones judged over the space by a network of what they rest on; the
     # narrower ones of their kind would need what they rest on judged everywhere (the full audit)
-    cand = broad - set(reused)
+    cand = broad - set(reused) - from_saved
     # (with no saved run, only those of the entries' kind are listed: the others are many)
-    skipped = {y for y in narrow - set(reused) if reused or kb.entries[y].kind in kinds}
+    skipped = {y for y in narrow - set(reused) - from_saved if reused or from_saved or kb.entries[y].kind in kinds}
     if cand:
         closure3 = closure_of(cand)
         # on the boards of the dimensions the candidates read; a board of another dimension
@@ -1506,7 +1631,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["firing_counts"] = {k: v for k, v in rep["firing_counts"].items() if k in keep}
     rep["met"] = sorted(met)
     rep["not_compared"] = sorted(skipped)
-    rep["counts_reused"] = len(reused)
+    rep["counts_reused"] = len(reused) + len(from_saved)
     rep["firings_reused"] = sorted(x for x in ids if x not in todo)
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,
                         definition=SPACE.describe(kb, read, set(dims)))

@@ -341,7 +341,7 @@ def test_rules_mode_on_an_unchanged_kb_takes_where_the_rule_fires_from_the_saved
         assert one["firings_reused"] == [x]
         assert one["firing_counts"][x] == rep["firing_counts"][x]
         assert _findings_of(one, x) == _findings_of(rep, x) and _findings_of(one, x)
-        assert set(one["steps"]) >= {"1 where they fire", "2 what they meet"}
+        assert "1 where they fire" in one["steps"] and "2 what they meet (saved run)" in one["steps"]
     # without the file beside it, the same findings from judging the space
     firings_path(saved).unlink()
     assert "firing_sets" not in load_run(saved)
@@ -380,3 +380,91 @@ def test_fill_dims_finds_the_base_board_of_a_year_board():
     base = [i for i, b in enumerate(boards) if _dim_of(b) is None]
     filled = Counter(_dim_of(boards[i]) for i in _fill_dims(boards, len(boards), base, set()))
     assert filled == Counter({None: len(base), "hour": 12 * 11, "year": 12 * 11})
+
+
+def _conflicts_of(r, x):
+    return {(c["a"], c["b"], c["boards"], c["subject"], json.dumps(c["board"], sort_keys=True, ensure_ascii=False))
+            for k in ("declared", "undeclared", "weighed") for c in r["conflicts"][k] if x in (c["a"], c["b"])}
+
+
+def test_rules_mode_reads_what_an_unchanged_rule_meets_from_the_saved_run(kb, tmp_path):
+    # the full run keeps its co-firing pairs beside it: on an unchanged KB, --rules reads the
+    # audited rule's conflicts and the rules it meets from there (its second step judges nothing)
+    # and finds for it what the full run found, nestings included (the met rules' own firing sets)
+    from liuren.explain.audit import firings_path, save_run
+    kw = dict(months="1", daynight="day", progress=False, days=6, variants=False)
+    full = audit(str(kb), **kw)
+    saved = tmp_path / "run.json"
+    save_run(full, saved)
+    side = json.loads(firings_path(saved).read_text(encoding="utf-8"))
+    assert side["pairs"] and all(len(p) == 5 for p in side["pairs"])
+    for x in ("t-good", "t-kt", "t-whole-good", "t-declared"):
+        one = audit(str(kb), prior=str(saved), rules=[x], **kw)
+        assert "2 what they meet (saved run)" in one["steps"], one["steps"]
+        assert _conflicts_of(one, x) == _conflicts_of(full, x) and _conflicts_of(one, x)
+        assert _findings_of(one, x) == _findings_of(full, x)
+        assert one["not_compared"] == []
+    # the same rule judged on its boards (no pairs kept beside the run) meets the same rules
+    side.pop("pairs")
+    firings_path(saved).write_text(json.dumps(side, ensure_ascii=False), encoding="utf-8")
+    judged = audit(str(kb), prior=str(saved), rules=["t-good"], **kw)
+    assert "2 what they meet" in judged["steps"]
+    assert _conflicts_of(judged, "t-good") == _conflicts_of(full, "t-good")
+    assert _findings_of(judged, "t-good") == _findings_of(full, "t-good")
+
+
+def test_rules_mode_judges_the_pairs_of_an_edited_rule(tmp_path):
+    # an edit of the audited rule (or of any judgment it could meet) and its pairs are judged
+    # afresh, not read from the saved run: they are those of a fresh full audit of the edited KB
+    from liuren.explain.audit import save_run
+    from liuren.knowledge.kbload import load_kb
+    k = _kb(tmp_path)
+    saved = tmp_path / "run.json"
+    kw = dict(months="1", daynight="day", progress=False, days=3, variants=False)
+    save_run(audit(str(k), **kw), saved)
+    text = (k / "planted.yaml").read_text(encoding="utf-8")
+    edited = text.replace("      - test: {in: [$a, [子, 午]]}", "      - test: {in: [$a, [子, 午, 卯]]}", 1)
+    (k / "planted.yaml").write_text(edited, encoding="utf-8")
+    load_kb.cache_clear()
+    one = audit(str(k), prior=str(saved), rules=["t-good"], **kw)
+    after = audit(str(k), **kw)
+    assert "2 what they meet" in one["steps"] and "2 what they meet (saved run)" not in one["steps"]
+    assert _conflicts_of(one, "t-good") == _conflicts_of(after, "t-good") and _conflicts_of(one, "t-good")
+    assert _findings_of(one, "t-good") == _findings_of(after, "t-good")
+    # an unchanged rule beside the edit: the edited rule could meet it, so it is judged too
+    two = audit(str(k), prior=str(saved), rules=["t-kt"], **kw)
+    assert "2 what they meet (saved run)" not in two["steps"]
+    assert _conflicts_of(two, "t-kt") == _conflicts_of(after, "t-kt")
+
+
+ASKED_ON_GOOD = """\
+  - id: t-asked-bad
+    name: 問而論凶
+    kind: 占驗
+    valence: 凶
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 問: {問: 試問}
+      - 判: {規: t-good}
+"""
+
+
+def test_rules_mode_meets_on_the_boards_of_a_question_whose_network_holds_it(tmp_path):
+    # a rule that is not itself brought out by a question fires on that question's boards when
+    # the question's network rests on it, and meets there what only the question brings out:
+    # --rules holds those boards, so its pairs are the full run's, read or judged
+    from liuren.explain.audit import firings_path, save_run
+    k = _kb(tmp_path, ASKED_ON_GOOD)
+    kw = dict(months="1", daynight="day", progress=False, days=3, variants=False)
+    full = audit(str(k), **kw)
+    assert any("t-asked-bad" in (c[0], c[1]) for c in _conflicts_of(full, "t-good"))
+    saved = tmp_path / "run.json"
+    save_run(full, saved)
+    read = audit(str(k), prior=str(saved), rules=["t-good"], **kw)
+    assert "試問" in read["space"]["question_spaces"] and "2 what they meet (saved run)" in read["steps"]
+    assert _conflicts_of(read, "t-good") == _conflicts_of(full, "t-good")
+    firings_path(saved).unlink()
+    judged = audit(str(k), prior=str(saved), rules=["t-good"], **kw)
+    assert _conflicts_of(judged, "t-good") == _conflicts_of(full, "t-good")
+    # a rule no question's network holds: no question's boards
+    assert audit(str(k), prior=str(saved), rules=["t-whole-good"], **kw)["space"]["question_spaces"] == {}

@@ -347,18 +347,24 @@ class _Way:
 
     # ---------------------------------------------------------------- lines
     def lines(self):
+        return [x for x, _ in self.judged_lines()]
+
+    def judged_lines(self):
+        """[(line, what it says)]: each line with the part of the model it words, for WHY-NOT to judge on
+        a board — ("same", v) a variable read at several places, ("judged", atom), ("dom", v) a narrowed
+        value, ("atom", atom), ("rel", i), ("test", t), ("neg", i)."""
         w, out = self.w, []
         rel_lines, self.kept_tied = [], set()
-        for vs, tuples, label in w.rels:
-            rel_lines += self._relation(vs, tuples, label)
+        for i, (vs, tuples, label) in enumerate(w.rels):
+            rel_lines += [(x, ("rel", i)) for x in self._relation(vs, tuples, label)]
         # a variable read at two places: one value
         for v, words in self.places.items():
             for other in words[1:]:
-                out.append(SAME.format(a=words[0], b=other))
+                out.append((SAME.format(a=words[0], b=other), ("same", v)))
         judged_vars = set()
         for a in w.atoms:
             if a.fact == "判":
-                out.append(self._judgment(a))
+                out.append((self._judgment(a), ("judged", a)))
                 judged_vars |= set(a.fields.values())
         # narrowed values at a named place
         for v, words in self.places.items():
@@ -369,24 +375,28 @@ class _Way:
                 d = full                            # what its name gives of itself: not said again
             if d is not None and d != full:
                 if full is not None and len(d) > 4 and len(full - d) * 2 <= len(d):
-                    out.append(NOT_IS.format(a=words[0], v=self._values(full - d, "、")))   # all but a few: those few
+                    out.append((NOT_IS.format(a=words[0], v=self._values(full - d, "、")), ("dom", v)))
                 else:
-                    out.append(IS.format(a=words[0], v=self._values(d)))
+                    out.append((IS.format(a=words[0], v=self._values(d)), ("dom", v)))
             ex = w.excl.get(v)
             if ex:
-                out.append(NOT_IS.format(a=words[0], v=self._values(ex, "、")))
+                out.append((NOT_IS.format(a=words[0], v=self._values(ex, "、")), ("dom", v)))
         # facts said by their own words (derived facts, a general on a branch no place names …)
         for a in w.atoms:
             if a.fact == "判" or self._names_only(a):
                 continue
-            out.append(self._atom(a))
+            out.append((self._atom(a), ("atom", a)))
         out += rel_lines
         for t, vs in w.open_tests:
             op, x, y = t
-            out.append(TEST_WORDS.get(op, "{x} {y}").format(x=self._arg(x), y=self._arg(y)))
+            out.append((TEST_WORDS.get(op, "{x} {y}").format(x=self._arg(x), y=self._arg(y)), ("test", t)))
         for i, (_text, _free, cond) in enumerate(w.negs):
-            out.append(NEG.format(self._negation(i, cond)))
-        return [self._pronoun(x) for x in dict.fromkeys(x for x in out if x)]
+            out.append((NEG.format(self._negation(i, cond)), ("neg", i)))
+        got = {}
+        for x, what in out:
+            if x:
+                got.setdefault(self._pronoun(x), what)
+        return list(got.items())
 
     def _pronoun(self, line):
         """A name made from another already said in the line says 其 for it: 「貴人 乘 日干之合所寄 臨 其所臨」."""
@@ -831,6 +841,27 @@ def way_lines(kb, entry, ref=None):
         ww = _Way(kb, m, w, ref, items)
         out.append(ww.lines())
     return rule, out
+
+
+def judged_ways(kb, entry):
+    """[(way, its named form, [(line, what it says)])] per way of an entry: the rule page's lines with
+    the model's parts behind each, for WHY-NOT to judge on a board (the same lines as way_lines)."""
+    from liuren.knowledge.meaning import meaning_of
+    m = meaning_of(kb)
+    rule, _ = _rule_of(kb, entry)
+    if rule is None:
+        return []
+    eid = entry.id if entry.id in m.entries else rule.id
+    if eid not in m.entries:
+        return []
+    items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
+                                           kb.macros, itertools.count())))
+    ways = [w for w in m.requirement(eid) if not w.impossible] or m.requirement(eid)
+    out = []
+    for w in ways:
+        ww = _Way(kb, m, w, None, items)
+        out.append((w, ww, ww.judged_lines()))
+    return out
 
 
 def conditions_in_words(kb, entry, links=False):

@@ -169,7 +169,7 @@ WORDS = {
         "cast": "起課", "interpretation": "取義", "alternative": "另說", "matched": "所據",
         "answer": "答案", "correct": "正確", "wrong": "不對", "expected": "應為", "missed": "漏看之格",
         "claimed": "誤認之格", "formed": "本課所成之格", "got": "看對之格", "gate": "發用之門", "kind": "類", "book": "書",
-        "valence": "吉凶", "held": "具", "failed": "缺", "nearest": "盤上最近者", "absent": "盤上無此",
+        "valence": "吉凶", "held": "具", "failed": "缺", "nearest": "盤上最近者", "absent": "盤上無此", "board_has": "此盤", "alt_way": "或其一",
         # what a board lacks that a condition reads (WHY-NOT, where nothing close is on the board)
         "lacks": {"問": "此盤未問占類", "時令": "此盤未給月建", "本命": "此盤未給本命", "行年": "此盤未給行年",
                   "太歲": "此盤未給太歲", "月建": "此盤未給月建", "人": "此盤未給問者之性別",
@@ -320,7 +320,7 @@ WORDS = {
         "cast": "起課", "interpretation": "取義", "alternative": "別説", "matched": "根拠",
         "answer": "解答", "correct": "正解", "wrong": "不正解", "expected": "正しくは", "missed": "見落とした格",
         "claimed": "誤って挙げた格", "formed": "この課で成立する格", "got": "正しく挙げた格", "gate": "発用の門", "kind": "類", "book": "書",
-        "valence": "吉凶", "held": "具", "failed": "欠", "nearest": "盤上で最も近いもの", "absent": "盤上になし",
+        "valence": "吉凶", "held": "具", "failed": "欠", "nearest": "盤上で最も近いもの", "absent": "盤上になし", "board_has": "この盤では", "alt_way": "またはその一",
         "lacks": {"問": "この盤は占う事柄を問うていない", "時令": "この盤は月建を与えていない", "本命": "この盤は本命を与えていない",
                   "行年": "この盤は行年を与えていない", "太歲": "この盤は太歳を与えていない", "月建": "この盤は月建を与えていない",
                   "人": "この盤は問う者の性別を与えていない", "夫妻行年": "この盤は夫婦の行年を与えていない",

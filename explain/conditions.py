@@ -464,7 +464,9 @@ class _Way:
             from liuren.explain.factwords import row_words
             return row_words(self.kb, {"t": a.fact, **vals})
         tpl = _fact_words(a.fact, self.kb)
-        if tpl:
+        if tpl:                                     # a clause of a field the condition leaves open: not said
+            tpl = re.sub(r"（[^（）{]*\{(\w+)\}[^（）]*）|，[^，{]*\{(\w+)\}[^，]*$",
+                         lambda mm: "" if (mm.group(1) or mm.group(2)) not in vals else mm.group(0), tpl)
             try:
                 return re.sub(r"之(\w)\1", r"之\1", _fill(tpl, vals))        # 日干所屬之局 局 → 之局
             except (IndexError, ValueError):

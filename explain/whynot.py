@@ -428,6 +428,9 @@ def _allowed(w, v, val):
     return (d is None or val in d) and val not in (w.excl.get(v) or ())
 
 
+ONE_A_BOARD = ("傳", "日", "時令", "晝夜", "問", "人", "夫妻行年", "農曆")     # facts a board has one of
+
+
 def _board_env(w, fb, pre=None):
     """The board's value of each variable of a way that the board gives one value: read at a named
     place (初傳, 干上 …), on the plate from a branch already read, in a fact the board has one of (its
@@ -441,7 +444,8 @@ def _board_env(w, fb, pre=None):
                 continue
             keyed = bool(a.key) or any(v in env for f, v in a.fields.items() if f in ("位", "天", "課"))
             cands = _cands(a, fb, env)
-            if len(fb.facts(a.fact)) == 1 or (keyed and cands and a.fact in ("位", "盤", "傳", "日", "時令", "晝夜", "課")):
+            if (a.fact in ONE_A_BOARD and len(fb.facts(a.fact)) == 1) or (keyed and cands and (
+                    len(cands) == 1 or a.fact in ("位", "位氣", "盤", "傳", "日", "時令", "晝夜", "課"))):
                 if not cands:
                     continue
                 for fl, v in a.fields.items():
@@ -597,10 +601,19 @@ def model_conditions(kb, target, fb, pre=None):
                 b = {v: env[v] for v in free if v in env and _is_var(v)}
                 got[-1]["facts"] = [t or _plain_text(f) for f, t in _witnesses(cond, b, fb)][:3]
                 got[-1]["on_board"] = False
-            if not ok and not got[-1]["facts"]:
+            if not ok and what[0] == "judged":     # another rule's judgment the board has not formed
+                from liuren.explain.words import WORDS
+                v = what[1].fields.get("規")
+                ids = sorted(w.dom[v]) if v is not None and w.dom.get(v) else [i for f, i in what[1].key if f == "規"]
+                names = "或".join(f"「{kb.entries[i].name}」" for i in ids if i in kb.entries)
+                if names:
+                    got[-1]["lacks"] = {lg: WORDS[lg]["lacks"]["判"].format(x=names) for lg in ("zh", "ja")}
+            elif not ok and not got[-1]["facts"]:
                 atoms = [what[1]] if what[0] in ("atom", "judged") else \
                     [a for a in w.atoms if what[0] in ("dom", "same") and what[1] in a.fields.values()]
-                pats = [{a.fact: {**dict(a.key), **a.fields}} for a in atoms]
+                one = {v: next(iter(d)) for v, d in w.dom.items() if d is not None and len(d) == 1}
+                pats = [{a.fact: {**dict(a.key), **{f: one.get(v, v) if v not in env else v
+                                                    for f, v in a.fields.items()}}} for a in atoms]
                 gone = lacks(pats, env, fb, kb) if pats else None
                 if gone:
                     got[-1]["lacks"] = gone

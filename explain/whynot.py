@@ -475,14 +475,23 @@ def _cands(a, fb, env):
 
 def _sat(atoms, w, fb, env, budget=None):
     """Can the board's facts meet these atoms together, their values allowed, those read kept?"""
+    return _solve(atoms, w, fb, env, budget) is not None
+
+
+def _solve(atoms, w, fb, env, budget=None, rels=()):
+    """The values (env extended) with which the board's facts meet these atoms together, and the
+    relations given, or None."""
     budget = budget if budget is not None else [5000]
     if not atoms:
-        return True
+        for vs, tuples, _ in rels:
+            if all(v in env for v in vs) and tuple(env[v] for v in vs) not in tuples:
+                return None
+        return env
     a, rest = atoms[0], atoms[1:]
     for f, _ in fb.facts(a.fact):
         budget[0] -= 1
         if budget[0] < 0:
-            return False
+            return None
         if not all(f.get(k) == x for k, x in a.key if not (k in a.fields and a.fields[k] in env)):
             continue
         e2, ok = dict(env), True
@@ -492,9 +501,11 @@ def _sat(atoms, w, fb, env, budget=None):
                 ok = False
                 break
             e2[v] = val
-        if ok and _sat(rest, w, fb, e2, budget):
-            return True
-    return False
+        if ok:
+            got = _solve(rest, w, fb, e2, budget, rels)
+            if got is not None:
+                return got
+    return None
 
 
 def _tied(w, seed):
@@ -515,6 +526,19 @@ def _tied(w, seed):
 
 def _atom_holds(a, w, fb, env):
     return _sat(_tied(w, [a]), w, fb, env)
+
+
+def _choice_values(v, w, fb):
+    """A branch read at one of several places (初傳或中傳或末傳): the board's branch at each of them."""
+    out = []
+    for a in w.atoms:
+        if a.fact == "位" and a.fields.get("支") == v and "位" in a.fields:
+            places = sorted(w.dom.get(a.fields["位"]) or ())
+            board = {f.get("位"): f.get("支") for f, _ in fb.facts("位")}
+            order = ["初傳", "中傳", "末傳"]
+            places.sort(key=lambda p: (order.index(p) if p in order else 9, p))
+            out += [f"{p} {board[p]}" for p in places if board.get(p)]
+    return list(dict.fromkeys(out))
 
 
 def _test_holds(t, env):
@@ -565,13 +589,20 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
         ok = _test_holds(x, env)
         vars_ = [v for v in x[1:] if isinstance(v, str) and v in ww.places]
     else:                                           # a negation: the board has none of it
-        ok = neg_held(x)
+        _t, free, _c = w.negs[x]
+        # read at a place the board gives no value for (the rest failing before it): nothing fails it
+        open_ = [v for v in free if _is_var(v) and v not in env]
+        ok = neg_held(x) if not open_ else all(      # at a choice of places: none of the board's values there
+            neg_held(x, {**env, open_[0]: val.rpartition(" ")[2]}) for val in _choice_values(open_[0], w, fb))
+        vars_ = [v for v in free if v in ww.places]
     has = []
     for v in dict.fromkeys(vars_):
         name = ww.names.get(v)
         if name and not name.startswith("某") and v not in ww.said:
             if v in env:                            # a place the board has no value at: said by lacks, or 盤上無此
                 has.append(f"{name} {env[v]}")
+            else:                                   # one of several places: the board's value at each
+                has += _choice_values(v, w, fb)
     return ok, has
 
 
@@ -587,10 +618,15 @@ def model_conditions(kb, target, fb, pre=None):
     per_way = []
     for w, ww, lines in ways:
         env = _board_env(w, fb)
+        # where the board meets every positive part of the way, its values there (a choice of places,
+        # 初傳或中傳或末傳, read where it holds): what is left to fail is a negation or a test
+        whole = _solve([a for a in w.atoms if a.fact != "判"], w, fb, env, None, w.rels)
+        if whole is not None:
+            env = _board_env(w, fb, whole)
 
-        def neg_held(i, w=w, env=env):
+        def neg_held(i, at=None, w=w, env=env):
             _text, free, cond = w.negs[i]
-            b = {v: env[v] for v in free if v in env and _is_var(v)}
+            b = {v: (at or env)[v] for v in free if v in (at or env) and _is_var(v)}
             return not solutions(cond, b, fb, [BUDGET])
         got = []
         for text, what in lines:
@@ -598,7 +634,13 @@ def model_conditions(kb, target, fb, pre=None):
             got.append({"text": text, "held": bool(ok), "facts": has, "on_board": True})
             if not ok and what[0] == "neg":
                 _t, free, cond = w.negs[what[1]]
-                b = {v: env[v] for v in free if v in env and _is_var(v)}
+                at = env
+                for v in [v for v in free if _is_var(v) and v not in env][:1]:
+                    for val in _choice_values(v, w, fb):      # the board's value there that fails it
+                        if not neg_held(what[1], {**env, v: val.rpartition(" ")[2]}):
+                            at = {**env, v: val.rpartition(" ")[2]}
+                            break
+                b = {v: at[v] for v in free if v in at and _is_var(v)}
                 got[-1]["facts"] = [t or _plain_text(f) for f, t in _witnesses(cond, b, fb)][:3]
                 got[-1]["on_board"] = False
             if not ok and what[0] == "judged":     # another rule's judgment the board has not formed

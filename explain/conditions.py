@@ -394,8 +394,8 @@ class _Way:
             out.append((NEG.format(self._negation(i, cond)), ("neg", i)))
         got = {}
         for x, what in out:
-            if x:
-                got.setdefault(self._pronoun(x), what)
+            if x:                                   # 「{干}日之日本」 of 日干: 日干之日本 (月建月 → 月建)
+                got.setdefault(re.sub(r"(日干|日支|月建|太歲)[日月歲](?=\w)", r"\1", self._pronoun(x)), what)
         return list(got.items())
 
     def _pronoun(self, line):

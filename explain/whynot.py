@@ -528,6 +528,27 @@ def _atom_holds(a, w, fb, env):
     return _sat(_tied(w, [a]), w, fb, env)
 
 
+def _same_values(v, w, fb, env):
+    """「初傳 亥、旬首 子」: the board's value at each place a variable is read at, each read alone."""
+    from liuren.explain.conditions import NAMING, _place_word
+    out = []
+    for a in w.atoms:
+        fl = next((f for f, x in a.fields.items() if x == v), None)
+        if fl is None or a.fact == "判":
+            continue
+        key = dict(a.key)
+        if a.fact in ("位", "位氣") and isinstance(key.get("位"), str):
+            name = _place_word(key["位"], fl)
+        elif a.fact in NAMING and fl in NAMING[a.fact]:
+            name = NAMING[a.fact][fl]
+        else:
+            continue
+        cands = _cands(a, fb, {})                   # the place read alone
+        if len(cands) == 1 and fl in cands[0]:
+            out.append(f"{name} {cands[0][fl]}")
+    return list(dict.fromkeys(out)) if len(out) > 1 else []
+
+
 def _choice_values(v, w, fb):
     """A branch read at one of several places (初傳或中傳或末傳): the board's branch at each of them."""
     out = []
@@ -596,6 +617,9 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
             neg_held(x, {**env, open_[0]: val.rpartition(" ")[2]}) for val in _choice_values(open_[0], w, fb))
         vars_ = [v for v in free if v in ww.places]
     has = []
+    if kind == "same":                              # one value read at several places: the board's at each
+        has = _same_values(x, w, fb, env)
+        vars_ = [] if has else vars_
     for v in dict.fromkeys(vars_):
         name = ww.names.get(v)
         if name and not name.startswith("某") and v not in ww.said:

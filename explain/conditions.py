@@ -347,18 +347,24 @@ class _Way:
 
     # ---------------------------------------------------------------- lines
     def lines(self):
+        return [x for x, _ in self.judged_lines()]
+
+    def judged_lines(self):
+        """[(line, what it says)]: each line with the part of the model it words, for WHY-NOT to judge on
+        a board — ("same", v) a variable read at several places, ("judged", atom), ("dom", v) a narrowed
+        value, ("atom", atom), ("rel", i), ("test", t), ("neg", i)."""
         w, out = self.w, []
         rel_lines, self.kept_tied = [], set()
-        for vs, tuples, label in w.rels:
-            rel_lines += self._relation(vs, tuples, label)
+        for i, (vs, tuples, label) in enumerate(w.rels):
+            rel_lines += [(x, ("rel", i)) for x in self._relation(vs, tuples, label)]
         # a variable read at two places: one value
         for v, words in self.places.items():
             for other in words[1:]:
-                out.append(SAME.format(a=words[0], b=other))
+                out.append((SAME.format(a=words[0], b=other), ("same", v)))
         judged_vars = set()
         for a in w.atoms:
             if a.fact == "判":
-                out.append(self._judgment(a))
+                out.append((self._judgment(a), ("judged", a)))
                 judged_vars |= set(a.fields.values())
         # narrowed values at a named place
         for v, words in self.places.items():
@@ -369,24 +375,28 @@ class _Way:
                 d = full                            # what its name gives of itself: not said again
             if d is not None and d != full:
                 if full is not None and len(d) > 4 and len(full - d) * 2 <= len(d):
-                    out.append(NOT_IS.format(a=words[0], v=self._values(full - d, "、")))   # all but a few: those few
+                    out.append((NOT_IS.format(a=words[0], v=self._values(full - d, "、")), ("dom", v)))
                 else:
-                    out.append(IS.format(a=words[0], v=self._values(d)))
+                    out.append((IS.format(a=words[0], v=self._values(d)), ("dom", v)))
             ex = w.excl.get(v)
             if ex:
-                out.append(NOT_IS.format(a=words[0], v=self._values(ex, "、")))
+                out.append((NOT_IS.format(a=words[0], v=self._values(ex, "、")), ("dom", v)))
         # facts said by their own words (derived facts, a general on a branch no place names …)
         for a in w.atoms:
             if a.fact == "判" or self._names_only(a):
                 continue
-            out.append(self._atom(a))
+            out.append((self._atom(a), ("atom", a)))
         out += rel_lines
         for t, vs in w.open_tests:
             op, x, y = t
-            out.append(TEST_WORDS.get(op, "{x} {y}").format(x=self._arg(x), y=self._arg(y)))
+            out.append((TEST_WORDS.get(op, "{x} {y}").format(x=self._arg(x), y=self._arg(y)), ("test", t)))
         for i, (_text, _free, cond) in enumerate(w.negs):
-            out.append(NEG.format(self._negation(i, cond)))
-        return [self._pronoun(x) for x in dict.fromkeys(x for x in out if x)]
+            out.append((NEG.format(self._negation(i, cond)), ("neg", i)))
+        got = {}
+        for x, what in out:
+            if x:                                   # 「{干}日之日本」 of 日干: 日干之日本 (月建月 → 月建)
+                got.setdefault(re.sub(r"(日干|日支|月建|太歲)[日月歲](?=\w)", r"\1", self._pronoun(x)), what)
+        return list(got.items())
 
     def _pronoun(self, line):
         """A name made from another already said in the line says 其 for it: 「貴人 乘 日干之合所寄 臨 其所臨」."""
@@ -436,13 +446,23 @@ class _Way:
             return str(next(iter(d)))
         if v in self.names and (v in self.places or v in self.said or self._tied(v)):
             return self.name(v)
-        if d is not None and d != self._full(v) and len(d) <= MAX_LISTED:
-            return self._values(d)
+        if d is not None and (d != self._full(v) or v.startswith("$_")) and len(d) <= MAX_LISTED:
+            return self._values(d)          # 為日德或支德或天德或月德: what the condition allows, named
         return self.name(v)
+
+    def _free(self, v):
+        """Is v read here once and allowed anything (a field the condition does not constrain)?"""
+        if v in self.places or v in self.said or self._tied(v) or self.w.excl.get(v):
+            return False
+        n = sum(1 for a in self.w.atoms for x in a.fields.values() if x == v)
+        return (v in self.w.free or v.startswith("$_")) and n == 1 and not any(v in vs for _, vs, _ in self.w.negs) \
+            and not any(v in vs for _, vs in self.w.open_tests)
 
     def _atom(self, a):
         vals = {f: str(x) for f, x in a.key}
-        vals.update({f: self._value_of(v) for f, v in a.fields.items()})
+        vals.update({f: self._value_of(v) for f, v in a.fields.items() if not (f in ("將", "地") and self._free(v))})
+        if a.fact == "盤" and "將" not in vals and "地" not in vals:
+            return None                             # a plate read for nothing the condition constrains
         if a.fact in ("位", "位氣") and "位" not in vals:
             ps = self._positions(a.fields.get("位"))
             vals["位"] = ONE_OF.join(ps) if ps else "某位"
@@ -454,12 +474,32 @@ class _Way:
             from liuren.explain.factwords import row_words
             return row_words(self.kb, {"t": a.fact, **vals})
         tpl = _fact_words(a.fact, self.kb)
-        if tpl:
+        if tpl and a.fact == "盤" and ("將" not in vals or "地" not in vals):   # what the plate is read for
+            tpl = "{天} 臨 {地}" if "將" not in vals else "{將} 乘 {天}"
+        if a.fact == "課":
+            return self._lesson(vals)
+        if tpl:                                     # a clause of a field the condition leaves open: not said
+            tpl = re.sub(r"（[^（）{]*\{(\w+)\}[^（）]*）|，[^，{]*\{(\w+)\}[^，]*$",
+                         lambda mm: "" if (mm.group(1) or mm.group(2)) not in vals else mm.group(0), tpl)
             try:
                 return re.sub(r"之(\w)\1", r"之\1", _fill(tpl, vals))        # 日干所屬之局 局 → 之局
             except (IndexError, ValueError):
                 pass
         return f"{a.fact}：" + "，".join(f"{f}為{x}" for f, x in vals.items())
+
+    def _lesson(self, vals):
+        """A lesson: 「第一課 子/甲」, 「四課之一 上神 初傳」 (one of the four, where the condition says not which)."""
+        k = vals.get("課", "")
+        lesson = f"第{k}課" if k and not k.startswith("某") and ONE_OF not in k else "四課之一"
+        up, down = vals.get("上"), vals.get("下")
+        known = [x for x in (up, down) if x and not x.startswith("某")]
+        if up and down and (len(known) == 2 or not known):
+            return f"{lesson} {up}/{down}"
+        if up and (up in known or not down):
+            return f"{lesson} 上神 {up}"
+        if down:
+            return f"{lesson} 下 {down}"
+        return lesson
 
     def _relation(self, vs, tuples, label):
         """A relation in the words the rule wrote it with: its macros and tests over these variables,
@@ -488,7 +528,12 @@ class _Way:
             out.append(_item_words(item, names, self.kb))
             said |= roots
             self.kept_tied |= roots
-        if out and set(vs) <= said:
+        reached = set(said)
+        for v in list(said):                        # a name reached from another (日干之祿 from 日干) says it
+            while v in self.derived and self.derived[v][1] is not None:
+                v = self.derived[v][0]
+                reached.add(v)
+        if out and set(vs) <= reached:
             return out
         free = [i for i, v in enumerate(vs) if v not in derived_here]
         proj = {tuple(t[i] for i in free) for t in tuples}
@@ -664,13 +709,29 @@ def _derived_word(kb, t, fs, s, g, src):
                 return src + between.rstrip("在為是 ")
             if len(between) == 1 and between not in "為在是即":
                 return f"{src}所{between}" if i < j else f"{between}{src}者"
+
+    if a in tpl and b in tpl and tpl.index(a) < tpl.index(b):
+        got = re.fullmatch(r"日?(之\w{1,3}?)[在為是]", tpl[tpl.index(a) + len(a):tpl.index(b)].strip())
+        if got:                                 # 「{干}日之日本在{支}」: 日干之日本
+            return src + got.group(1)
     lits = {f: x for f, x in fs.items() if f not in (s, g) and isinstance(x, str) and not _is_var(x) and x}
     for col in LITERAL_COLUMNS:
         x = lits.get(col)
         if x and len(x) > 1 or (x and x not in BRANCHES + STEMS):
             return f"{src}之{x}"
     if g not in GENERIC_COLUMNS:
+        subject = _table_subject(kb, t)
+        if len(g) == 1 and subject:            # a column that only qualifies what the table gives: 日干之晝貴人
+            return f"{src}之{g}{subject}"
         return f"{src}之{g}"
+    return None
+
+
+def _table_subject(kb, t):
+    """What a 起例 table gives, by its name (「貴人起例」 gives 貴人), else None."""
+    for tab in kb.tables.values():
+        if tab.fact_type == t and tab.name.endswith("起例") and len(tab.name) > 2:
+            return tab.name[:-2]
     return None
 
 
@@ -831,6 +892,27 @@ def way_lines(kb, entry, ref=None):
         ww = _Way(kb, m, w, ref, items)
         out.append(ww.lines())
     return rule, out
+
+
+def judged_ways(kb, entry):
+    """[(way, its named form, [(line, what it says)])] per way of an entry: the rule page's lines with
+    the model's parts behind each, for WHY-NOT to judge on a board (the same lines as way_lines)."""
+    from liuren.knowledge.meaning import meaning_of
+    m = meaning_of(kb)
+    rule, _ = _rule_of(kb, entry)
+    if rule is None:
+        return []
+    eid = entry.id if entry.id in m.entries else rule.id
+    if eid not in m.entries:
+        return []
+    items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
+                                           kb.macros, itertools.count())))
+    ways = [w for w in m.requirement(eid) if not w.impossible] or m.requirement(eid)
+    out = []
+    for w in ways:
+        ww = _Way(kb, m, w, None, items)
+        out.append((w, ww, ww.judged_lines()))
+    return out
 
 
 def conditions_in_words(kb, entry, links=False):

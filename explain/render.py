@@ -110,12 +110,15 @@ def _condition(c):
     lang = _LANG.get() if _LANG.get() in ("zh", "ja") else "zh"
     c = dict(c, text=condition_words(c["text"], lang), facts=[condition_words(x, lang) for x in c["facts"]])
     facts = "、".join(c["facts"])
+    need = f"{w('要')} " + (f"{w('或其一')}：" if c.get("alt") else "")   # a line of one way of several
     if c["held"]:
-        return f"✓ {w('要')} {c['text']}" + (f"：{facts}" if facts else "")
+        return f"✓ {need}{c['text']}" + (f"：{facts}" if facts else "")
     if c.get("own_row") and not facts:          # the board lines above say what the board has there
-        return f"✗ {w('要')} {c['text']}"
+        return f"✗ {need}{c['text']}"
     gone = (c.get("lacks") or {}).get(lang)          # what the board lacks, named: 此盤未給月建, 課傳無 寅
-    return f"✗ {w('要')} {c['text']}；" + (f"{w('盤上最近者')}：{facts}" if facts else gone or w("盤上無此"))
+    if c.get("on_board") and facts:             # the board's own values at the places the line names
+        return f"✗ {need}{c['text']}；{w('此盤')}：{facts}"
+    return f"✗ {need}{c['text']}；" + (f"{w('盤上最近者')}：{facts}" if facts else gone or w("盤上無此"))
 
 
 def imagery_line(sym, items):

@@ -316,6 +316,9 @@ def why_not(g, key, kb=None):
         gone = lacks(item, said, fb, kb) if not ok and not facts else None
         conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {}),
                       **({"lacks": gone} if gone else {})})
+    model = model_conditions(kb, entry or rule, fb) if not variant_when else None
+    if model is not None:           # the rule page's lines, judged on the board
+        conds = model
     q = rule.meta.get("question")
     note = None
     if q and g.graph.get("question") != q:
@@ -416,4 +419,275 @@ def _matched_texts(cond, b, fb):
                     fact.get(f) == b.get(x) for f, x in c[k].items() if _is_var(x) and x in b):
                 out.append(text or _plain_text(fact))
                 break
+    return out
+
+
+# ---------------------------------------------------------------- the rule page's lines judged on the board
+def _allowed(w, v, val):
+    d = w.dom.get(v)
+    return (d is None or val in d) and val not in (w.excl.get(v) or ())
+
+
+ONE_A_BOARD = ("傳", "日", "時令", "晝夜", "問", "人", "夫妻行年", "農曆")     # facts a board has one of
+
+
+def _board_env(w, fb, pre=None):
+    """The board's value of each variable of a way that the board gives one value: read at a named
+    place (初傳, 干上 …), on the plate from a branch already read, in a fact the board has one of (its
+    發用之門), or the one value a table gives for values already read (日干之合所寄).  Never a value
+    chosen among several to satisfy the condition."""
+    env = dict(pre or {})
+    for _ in range(8):
+        grew = False
+        for a in w.atoms:
+            if a.fact == "判" or all(v in env for v in a.fields.values()):
+                continue
+            keyed = bool(a.key) or any(v in env for f, v in a.fields.items() if f in ("位", "天", "課"))
+            cands = _cands(a, fb, env)
+            if (a.fact in ONE_A_BOARD and len(fb.facts(a.fact)) == 1) or (keyed and cands and (
+                    len(cands) == 1 or a.fact in ("位", "位氣", "盤", "傳", "日", "時令", "晝夜", "課"))):
+                if not cands:
+                    continue
+                for fl, v in a.fields.items():
+                    if v not in env and fl in cands[0]:
+                        env[v] = cands[0][fl]
+                        grew = True
+        for vs, tuples, _label in w.rels:
+            if all(v in env for v in vs) or not any(v in env for v in vs):
+                continue
+            fit = [t for t in tuples if all(env[v] == x for v, x in zip(vs, t) if v in env)]
+            for i, v in enumerate(vs):
+                if v not in env and fit and len({t[i] for t in fit}) == 1:
+                    env[v] = fit[0][i]
+                    grew = True
+        if not grew:
+            break
+    return env
+
+
+def _cands(a, fb, env):
+    """The board's facts an atom may be, given the values already read (a variable read overrides the
+    literal the way keeps for it: 初傳 所乘之將 is read at the board's 初傳, whatever the way wants there)."""
+    return [f for f, _ in fb.facts(a.fact)
+            if all(f.get(k) == x for k, x in a.key if not (k in a.fields and a.fields[k] in env))
+            and all(f.get(fl) == env[v] for fl, v in a.fields.items() if v in env)]
+
+
+def _sat(atoms, w, fb, env, budget=None):
+    """Can the board's facts meet these atoms together, their values allowed, those read kept?"""
+    return _solve(atoms, w, fb, env, budget) is not None
+
+
+def _solve(atoms, w, fb, env, budget=None, rels=()):
+    """The values (env extended) with which the board's facts meet these atoms together, and the
+    relations given, or None."""
+    budget = budget if budget is not None else [5000]
+    if not atoms:
+        for vs, tuples, _ in rels:
+            if all(v in env for v in vs) and tuple(env[v] for v in vs) not in tuples:
+                return None
+        return env
+    a, rest = atoms[0], atoms[1:]
+    for f, _ in fb.facts(a.fact):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        if not all(f.get(k) == x for k, x in a.key if not (k in a.fields and a.fields[k] in env)):
+            continue
+        e2, ok = dict(env), True
+        for fl, v in a.fields.items():
+            val = f.get(fl)
+            if fl not in f or (v in e2 and e2[v] != val) or not _allowed(w, v, val):
+                ok = False
+                break
+            e2[v] = val
+        if ok:
+            got = _solve(rest, w, fb, e2, budget, rels)
+            if got is not None:
+                return got
+    return None
+
+
+def _tied(w, seed):
+    """The atoms of a way tied to these atoms through variables the board does not fix."""
+    got, vs = list(seed), set()
+    for a in seed:
+        vs |= set(a.fields.values())
+    grew = True
+    while grew:
+        grew = False
+        for a in w.atoms:
+            if a.fact != "判" and all(a is not x for x in got) and set(a.fields.values()) & vs:
+                got.append(a)
+                vs |= set(a.fields.values())
+                grew = True
+    return got
+
+
+def _atom_holds(a, w, fb, env):
+    return _sat(_tied(w, [a]), w, fb, env)
+
+
+def _same_values(v, w, fb, env):
+    """「初傳 亥、旬首 子」: the board's value at each place a variable is read at, each read alone."""
+    from liuren.explain.conditions import NAMING, _place_word
+    out = []
+    for a in w.atoms:
+        fl = next((f for f, x in a.fields.items() if x == v), None)
+        if fl is None or a.fact == "判":
+            continue
+        key = dict(a.key)
+        if a.fact in ("位", "位氣") and isinstance(key.get("位"), str):
+            name = _place_word(key["位"], fl)
+        elif a.fact in NAMING and fl in NAMING[a.fact]:
+            name = NAMING[a.fact][fl]
+        else:
+            continue
+        cands = _cands(a, fb, {})                   # the place read alone
+        if len(cands) == 1 and fl in cands[0]:
+            out.append(f"{name} {cands[0][fl]}")
+    return list(dict.fromkeys(out)) if len(out) > 1 else []
+
+
+def _choice_values(v, w, fb):
+    """A branch read at one of several places (初傳或中傳或末傳): the board's branch at each of them."""
+    out = []
+    for a in w.atoms:
+        if a.fact == "位" and a.fields.get("支") == v and "位" in a.fields:
+            places = sorted(w.dom.get(a.fields["位"]) or ())
+            board = {f.get("位"): f.get("支") for f, _ in fb.facts("位")}
+            order = ["初傳", "中傳", "末傳"]
+            places.sort(key=lambda p: (order.index(p) if p in order else 9, p))
+            out += [f"{p} {board[p]}" for p in places if board.get(p)]
+    return list(dict.fromkeys(out))
+
+
+def _test_holds(t, env):
+    op, x, y = t
+
+    def val(z):
+        if isinstance(z, str) and z.startswith("'") and z.endswith("'"):
+            return z[1:-1]
+        return env.get(z) if isinstance(z, str) and (z in env or _is_var(z) or z.startswith("~")) else z
+    vx, vy = val(x), val(y)
+    if vx is None or vy is None:
+        return False
+    try:
+        return bool(TEST_FUNCS[op](vx, vy))
+    except TypeError:
+        return False
+
+
+def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
+    """Does the board hold this line (what: the model's part the line says)?  And the board's values
+    at the places the line names: [「初傳 所乘之將 青龍」]."""
+    kind, x = what
+    vars_ = []
+    if kind == "same":
+        ok = _sat(_tied(w, [a for a in w.atoms if x in a.fields.values() and a.fact != "判"]), w, fb, env)
+        vars_ = [x]
+    elif kind == "judged":
+        ids = [i for f, i in x.key if f == "規"]
+        v = x.fields.get("規")
+        if v is not None and w.dom.get(v):
+            ids = list(w.dom[v])
+        ok = any(i in judged_ids for i in ids)
+    elif kind == "dom":
+        ok = _allowed(w, x, env[x]) if x in env else _sat(_tied(w, [a for a in w.atoms if x in a.fields.values()
+                                                                  and a.fact != "判"]), w, fb, env)
+        vars_ = [x]
+    elif kind == "atom":
+        ok = _atom_holds(x, w, fb, env)
+        vars_ = [v for v in x.fields.values() if v in ww.places]
+    elif kind == "rel":
+        vs, tuples, _ = w.rels[x]
+        if all(v in env for v in vs):
+            ok = tuple(env[v] for v in vs) in tuples
+        else:
+            ok = False                              # a value the board does not give: not held
+        vars_ = [v for v in vs if v in ww.places]
+    elif kind == "test":
+        ok = _test_holds(x, env)
+        vars_ = [v for v in x[1:] if isinstance(v, str) and v in ww.places]
+    else:                                           # a negation: the board has none of it
+        _t, free, _c = w.negs[x]
+        # read at a place the board gives no value for (the rest failing before it): nothing fails it
+        open_ = [v for v in free if _is_var(v) and v not in env]
+        ok = neg_held(x) if not open_ else all(      # at a choice of places: none of the board's values there
+            neg_held(x, {**env, open_[0]: val.rpartition(" ")[2]}) for val in _choice_values(open_[0], w, fb))
+        vars_ = [v for v in free if v in ww.places]
+    has = []
+    if kind == "same":                              # one value read at several places: the board's at each
+        has = _same_values(x, w, fb, env)
+        vars_ = [] if has else vars_
+    for v in dict.fromkeys(vars_):
+        name = ww.names.get(v)
+        if name and not name.startswith("某") and v not in ww.said:
+            if v in env:                            # a place the board has no value at: said by lacks, or 盤上無此
+                has.append(f"{name} {env[v]}")
+            else:                                   # one of several places: the board's value at each
+                has += _choice_values(v, w, fb)
+    return ok, has
+
+
+def model_conditions(kb, target, fb, pre=None):
+    """The conditions of a WHY-NOT: the rule page's lines (explain.conditions.judged_ways), each judged on
+    the board, with the board's values at the places it names.  Of several ways, the lines all share,
+    then those of the way the board comes nearest (marked alt).  None where the model has no lines."""
+    from liuren.explain.conditions import judged_ways
+    ways = judged_ways(kb, target)
+    if not ways or not any(lines for _, _, lines in ways):
+        return None
+    judged_ids = {f.get("規") for f, _ in fb.by_type.get("判", [])}
+    per_way = []
+    for w, ww, lines in ways:
+        env = _board_env(w, fb)
+        # where the board meets every positive part of the way, its values there (a choice of places,
+        # 初傳或中傳或末傳, read where it holds): what is left to fail is a negation or a test
+        whole = _solve([a for a in w.atoms if a.fact != "判"], w, fb, env, None, w.rels)
+        if whole is not None:
+            env = _board_env(w, fb, whole)
+
+        def neg_held(i, at=None, w=w, env=env):
+            _text, free, cond = w.negs[i]
+            b = {v: (at or env)[v] for v in free if v in (at or env) and _is_var(v)}
+            return not solutions(cond, b, fb, [BUDGET])
+        got = []
+        for text, what in lines:
+            ok, has = judge_line(what, w, ww, fb, env, judged_ids, neg_held)
+            got.append({"text": text, "held": bool(ok), "facts": has, "on_board": True})
+            if not ok and what[0] == "neg":
+                _t, free, cond = w.negs[what[1]]
+                at = env
+                for v in [v for v in free if _is_var(v) and v not in env][:1]:
+                    for val in _choice_values(v, w, fb):      # the board's value there that fails it
+                        if not neg_held(what[1], {**env, v: val.rpartition(" ")[2]}):
+                            at = {**env, v: val.rpartition(" ")[2]}
+                            break
+                b = {v: at[v] for v in free if v in at and _is_var(v)}
+                got[-1]["facts"] = [t or _plain_text(f) for f, t in _witnesses(cond, b, fb)][:3]
+                got[-1]["on_board"] = False
+            if not ok and what[0] == "judged":     # another rule's judgment the board has not formed
+                from liuren.explain.words import WORDS
+                v = what[1].fields.get("規")
+                ids = sorted(w.dom[v]) if v is not None and w.dom.get(v) else [i for f, i in what[1].key if f == "規"]
+                names = "或".join(f"「{kb.entries[i].name}」" for i in ids if i in kb.entries)
+                if names:
+                    got[-1]["lacks"] = {lg: WORDS[lg]["lacks"]["判"].format(x=names) for lg in ("zh", "ja")}
+            elif not ok and not got[-1]["facts"]:
+                atoms = [what[1]] if what[0] in ("atom", "judged") else \
+                    [a for a in w.atoms if what[0] in ("dom", "same") and what[1] in a.fields.values()]
+                one = {v: next(iter(d)) for v, d in w.dom.items() if d is not None and len(d) == 1}
+                pats = [{a.fact: {**dict(a.key), **{f: one.get(v, v) if v not in env else v
+                                                    for f, v in a.fields.items()}}} for a in atoms]
+                gone = lacks(pats, env, fb, kb) if pats else None
+                if gone:
+                    got[-1]["lacks"] = gone
+        per_way.append(got)
+    if len(per_way) == 1:
+        return per_way[0]
+    common = [x["text"] for x in per_way[0] if all(any(y["text"] == x["text"] for y in o) for o in per_way[1:])]
+    best = max(range(len(per_way)), key=lambda i: (sum(c["held"] for c in per_way[i]), -i))
+    out = [c for c in per_way[best] if c["text"] in common]
+    out += [dict(c, alt=True) for c in per_way[best] if c["text"] not in common]
     return out

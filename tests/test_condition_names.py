@@ -40,7 +40,7 @@ STATED = {
     # a 長生 table read from 日干's 行, then from the 初傳's
     "dq12-juezhen-jiasheng": ["初傳 即 日干所屬之絕", "初傳所臨 即 其所屬之長生"],
     # four branches nothing names: told apart in words
-    "dq10-liuchun": ["第一課 一支/某", "第二課 另一支/某", "第三課 又一支/某", "第四課 第四支/某"],
+    "dq10-liuchun": ["第一課 上神 一支", "第二課 上神 另一支", "第三課 上神 又一支", "第四課 上神 第四支"],
 }
 
 
@@ -54,7 +54,7 @@ def test_ja_names(kb):
     assert got == ["日干の合の寄宮 が占に入る（課伝）",
                    "日干の合の寄宮 の臨む所、日干、それに乗る天将 は「五合所乗」に合う"]
     got = [condition_words(c, "ja") for c in conditions_in_words(kb, kb.entries["dq10-liuchun"])[1]]
-    assert got[1] == "第二課 もう一つの支/何か"
+    assert got[1] == "第二課 上神 もう一つの支"
 
 
 def test_a_negation_is_worded_from_its_own_model(kb):
@@ -76,6 +76,11 @@ def test_whynot_words_its_conditions_from_the_model():
     r = judge(dict(day="丁卯", on="亥加丑"))
     rep = Q.explain(r, "dq01-xingpo-he-xing")
     texts = [c["text"] for c in rep["conditions"]]
-    assert "無（巳 所乘之將 為 貴人或青龍）" in texts and "無（巳 即 丁之日祿）" in texts, texts
+    # the rule page's lines, the board's values beside them: 中傳 酉 carries 貴人, 初傳 亥 is 丁's 日德
+    by = {c["text"]: c for c in rep["conditions"]}
+    c = by["無（中傳或初傳或末傳 所乘之將 為 貴人或青龍）"]
+    assert not c["held"] and c["facts"] == ["貴人 乘 酉 臨 亥"], c
+    assert not by["無（中傳或初傳或末傳 為日德）"]["held"]
+    assert by["無（中傳或初傳或末傳 即 日干之日祿）"]["held"]
     for t in texts:
         assert '"outer"' not in t and "{" not in t and "$" not in t, t

@@ -131,7 +131,8 @@ def test_whynot_in_the_html(client):
     r = client.get("/board?" + BOARD + "&why=ge-shizhong")
     assert r.status_code == 200
     t = text(r)
-    assert 'data-rule="ge-shizhong">始終 <span class="no">未成立' in r.text and "ge-shizhong" not in t and "✗ 要" in t and "盤上最近者" in t
+    assert 'data-rule="ge-shizhong">始終 <span class="no">未成立' in r.text and "ge-shizhong" not in t and "✗ 要" in t \
+        and "初傳 即 旬首；此盤：初傳 亥、旬首 子" in t
 
 
 def test_filters_by_kind_valence_book(client):

@@ -73,21 +73,26 @@ def test_yuanshou_says_how_the_board_came_to_its_gate(r):
 
 
 def test_a_row_says_its_own_cells_not_the_boards(r):
+    # the row's own cells as the rule page says them (發用之門 為 伏吟), the board's value beside them
     rep = Q.explain(r, "dq07-fuyin")
-    row = [c["text"] for c in rep["conditions"] if c["text"].startswith("依「伏吟課」")]
-    assert row and "門為伏吟" in row[0] and "涉害" not in row[0]
+    row = [c for c in rep["conditions"] if c["text"].startswith("發用之門 為")]
+    assert row and row[0]["text"] == "發用之門 為 伏吟" and not row[0]["held"]
+    assert row[0]["facts"] == ["發用之門 涉害"]
 
 
 def test_never_a_value_the_board_does_not_have(r):
     rep = Q.explain(r, "dq09-youzi")
-    texts = " ".join(c["text"] for c in rep["conditions"])
-    assert "卯戊戊" not in texts and "三傳 亥酉未" in texts          # the board's 三傳, never an invented one
-    assert "卯 屬土" not in texts
+    texts = " ".join(c["text"] + " " + " ".join(c["facts"]) for c in rep["conditions"])
+    assert "卯戊戊" not in texts and "卯 屬土" not in texts
+    t = r.board.transmissions.branches
+    facts = {f for c in rep["conditions"] for f in c["facts"]}
+    assert f"中傳 {t[1]}" in facts and f"初傳 {t[0]}" in facts      # the board's own 三傳, never an invented one
     for x in rep["board"]:
         if x["field"] in ("初", "中", "末"):
             assert all(v in "子丑寅卯辰巳午未申酉戌亥" for v in x["need"])   # a 三傳 never needs a stem
     rep = Q.explain(r, "dq08-zhuolun-mu")
     assert all("日干未" not in c["text"] and "日干申" not in c["text"] for c in rep["conditions"])
+    assert any(c["facts"] == ["日干 丁"] for c in rep["conditions"])
 
 
 def test_nearest_lists_only_the_places_read(r):

@@ -21,7 +21,7 @@ def bare():
 
 def test_the_question_not_asked_and_the_xingnian_not_given(bare):
     lines = _failed(whynot_lines(Q.explain(bare, "yh-nishi-dengming")))
-    assert "  ✗ 要 所問：占溺屍；此盤未問占類" in lines
+    assert "  ✗ 要 所問 為 占溺屍；此盤未問占類" in lines
     assert any(x.endswith("；此盤未給行年") and "行年上見亥" in x for x in lines), lines
     assert not any(x.endswith("盤上無此") for x in lines), lines
 

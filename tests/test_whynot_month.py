@@ -97,5 +97,5 @@ def test_the_day_stems_qi_is_told_of_the_stem(day, on, month):
     r = judge(dict(day=day, on=on, month=month))
     text = str(Q.explain(r, "dq07-sanguang"))       # its WHY-NOT: the conditions and the nearest on the board
     stem = day[0]
-    assert f"日干{stem}{qi(stem, month)}（時令）" in text, text
+    assert f"日干旺衰 {qi(stem, month)}" in text, text
     assert f"日干{lodge[stem]}" not in text, text

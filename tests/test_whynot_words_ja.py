@@ -1,4 +1,4 @@
-"""Issue 28 §4, §6: a held 三傳 is said with the board's values (亥酉未, never 亥某某); under --lang ja the
+"""Issue 28 §4, §6: a held line is said with the board's values (末傳 未, never 某); under --lang ja the
 WHY-NOT's condition lines and a rule page's conditions are in Japanese (no 為 乘 所臨 之 已成 或 傳)."""
 import re
 import subprocess
@@ -20,9 +20,10 @@ def fuyin():
     return {lg: why("伏吟課", lg) for lg in ("zh", "ja")}
 
 
-def test_a_held_sanchuan_shows_the_boards_values(fuyin):
-    line = next(x for x in fuyin["zh"].splitlines() if x.strip().startswith("✓ 要 三傳"))
-    assert "某" not in line and "亥酉未" in line
+def test_a_held_line_shows_the_boards_values():
+    # 游子課 on 丁卯 亥加丑 (三傳 亥酉未): its 末傳 line holds, and says the board's own 末傳
+    line = next(x for x in why("游子課", "zh").splitlines() if x.strip().startswith("✓ 要 末傳"))
+    assert "某" not in line and line.endswith("：末傳 未"), line
 
 
 def test_condition_lines_in_japanese(fuyin):

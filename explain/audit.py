@@ -1897,22 +1897,13 @@ def markdown(rep, all_=False):
     L += ["", f"## Weighed by the book: pairs a row of book-weighing answers for ({len(byrow):,} pairs)", "",
           "(kb/common/weighing.yaml: the book states how the one weighs against every judgment of the other "
           "tone on its branch; each pair with the row that quotes it)", ""]
-    shown = byrow if all_ else byrow[:LIMIT]
-    L += [f"- `{c['a']}` {c['a_name']}（{c.get('a_valence') or '—'}） × `{c['b']}` {c['b_name']}"
-          f"（{c.get('b_valence') or '—'}） on {c['subject']}: {c['boards']:,} boards — "
-          + "; ".join(f"`{w['id']}` {w['name']} {w['file']}:{w['line']}" for w in c["weighed_by"]) for c in shown]
-    if len(shown) < len(byrow):
-        L.append(f"- ({_shown(len(shown), len(byrow), 'pairs')})")
+    L += _pair_lines(byrow, all_, lambda c: " — " + "; ".join(f"`{w['id']}` {w['name']} {w['file']}:{w['line']}"
+                                                              for w in c["weighed_by"]))
     w = [c for c in allw if not c.get("weighed_by")]
     L += ["", f"## Weighed, not contradictory: a 神煞 and an opposite judgment on one branch ({len(w):,} pairs)", "",
           "(kb/README.md, 神煞同臨: the books weigh a 神煞 against what else the branch carries; "
           "a pair is declared or fixed like any conflict when the text says they exclude each other)", ""]
-    shown = w if all_ else w[:LIMIT]
-    L += [f"- `{c['a']}` {c['a_name']}（{c.get('a_valence') or '—'}） × `{c['b']}` {c['b_name']}"
-          f"（{c.get('b_valence') or '—'}） on {c['subject']}: "
-          f"{c['boards']:,} boards" for c in shown]
-    if len(shown) < len(w):
-        L.append(f"- ({_shown(len(shown), len(w), 'pairs')})")
+    L += _pair_lines(w, all_, lambda c: "")
     fc = rep.get("firing_counts", {})
     L += ["", f"## Per-rule firing counts ({len(fc):,} entries that fire; boards of their space)", ""]
     uni = rep.get("firing_universe", {})
@@ -1949,6 +1940,17 @@ def declared_stats(rep):
     dec = rep["conflicts"]["declared"]
     wild = sum(1 for c in dec if c.get("wildcard_only"))
     return {"pairs": len(dec), "wildcard_only": wild, "share": (wild / len(dec)) if dec else 0.0}
+
+
+def _pair_lines(pairs, all_, tail):
+    """A weighed pair a line (its tones, subject and boards, then tail(pair)), cut at LIMIT with a
+    line that says so."""
+    shown = pairs if all_ else pairs[:LIMIT]
+    L = [f"- `{c['a']}` {c['a_name']}（{c.get('a_valence') or '—'}） × `{c['b']}` {c['b_name']}"
+         f"（{c.get('b_valence') or '—'}） on {c['subject']}: {c['boards']:,} boards" + tail(c) for c in shown]
+    if len(shown) < len(pairs):
+        L.append(f"- ({_shown(len(shown), len(pairs), 'pairs')})")
+    return L
 
 
 def declared_lines(rep, all_=False):

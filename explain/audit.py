@@ -105,6 +105,10 @@ def _init(kb_dir, variants, whole=True, shared=None):
     for all workers (each entry's dimensions, the carried types), inherited at the fork."""
     try:
         import gc
+        # what the worker inherited at the fork (the caller's whole heap: gigabytes in a long-lived
+        # process) is never scanned by the worker's collections: scanning writes to every object,
+        # and so copies every page of it
+        gc.freeze()
         from liuren.rules.engines import engine_for
         _W["kb_dir"], _W["variants"] = kb_dir, variants
         _W.update(shared or {})
@@ -1001,6 +1005,8 @@ def _cone(eng, kb, entry, variant):
 
 
 def _set_variant_base(space, base):
+    import gc
+    gc.freeze()                         # what was inherited at the fork is never scanned (see _init)
     _W["variant_base"] = (space, base)
 
 

@@ -61,9 +61,22 @@ def pytest_configure(config):
 LONG_FIRST = ("test_kb_mutations_random.py::test_random_slips_are_refused",)
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    # (xdist may have added "@group" to the id)
     items.sort(key=lambda it: not any(it.nodeid.split("@")[0].endswith(x) for x in LONG_FIRST))   # stable
+    # An xdist worker's items carry their xdist_group in their id ("…@group"): `--dist loadgroup`
+    # keeps a group on one worker by it.  xdist 3.8 writes it to item._nodeid, which pytest 9 no
+    # longer reads (an item's id is item._id), so every group was shared out test by test: each
+    # worker compiled every network of the KB examples, built the find index, judged the 720
+    # lessons … twice.  Set where pytest 9 reads it (after xdist's own hook: trylast).
+    if not getattr(config.option, "loadgroup", False):
+        return
+    from _pytest.nodeid import coerce_node_id
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if names and "@" not in item.nodeid.rsplit("]", 1)[-1]:
+            item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(names)}")
 
 
 @pytest.fixture(autouse=True)

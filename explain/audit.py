@@ -307,12 +307,23 @@ def _work(args):
     prev = None
     i = start
     reads = _entry_reads()
+    # each 吉/凶 judgment by subject, as the pairs below are counted: (entry, tone, subject) -> runs of
+    # boards [(first, after last)] (a later --rules intersects an edited rule's with them)
+    by_subject, open_at = defaultdict(list), {}
     for i, b in enumerate(boards, start):
         lesson = SPACE.plate_key(b)
         walk.judge(i, b, incremental=(lesson == prev), net=net)
         prev = lesson
         dim = SPACE.dim_of(b)
-        for x, items in walk.subjects().items():
+        subjects = walk.subjects()
+        now = {(r, v, x) for x, items in subjects.items() for r, v in items}
+        for k in [k for k in open_at if k not in now]:
+            by_subject[k].append((open_at.pop(k), i))
+        for k in now:
+            if k not in open_at:
+                open_at[k] = i
+        # (subjects in order: a pair's first board and subject is the smallest, whoever counts it)
+        for x, items in sorted(subjects.items()):
             if len(items) < 2:
                 continue
             good = sorted(r for r, v in items if v == "吉")
@@ -329,7 +340,9 @@ def _work(args):
                         if p[1] is None:
                             p[1] = (i, x)
     walk.close(i + 1)
-    return dict(walk.ranges), {k: tuple(v) for k, v in pairs.items()}
+    for k, a in open_at.items():
+        by_subject[k].append((a, i + 1))
+    return dict(walk.ranges), {k: tuple(v) for k, v in pairs.items()}, dict(by_subject)
 
 
 def _carried_types():
@@ -399,11 +412,13 @@ def _tasks(boards, procs, start=0, net=None):
 
 
 def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit", nets=None,
-              shared=None):
+              shared=None, subjects=False):
     """Judge the boards on the workers: (fired_at {entry: sorted board indices}, co-firing pairs
     {(a, b): (boards, (first board, subject))}).  `nets`: [(first board, after last, net)] — the
     boards of a range judged by the network `net` (see _net_engine) instead of the whole one.
-    `shared`: worker_shared(kb) when the caller has it (else each worker works it out)."""
+    `shared`: worker_shared(kb) when the caller has it (else each worker works it out).
+    `subjects`: also, third, where each 吉/凶 judgment is in force by subject (as the pairs are
+    counted: after inheritance and 不實) — {(entry, tone, subject): sorted board indices}."""
     procs = procs or min(os.cpu_count() or 1, 2) if os.cpu_count() else 1
     tasks = []
     ranges = nets or [(0, len(boards), None)]
@@ -412,7 +427,7 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
             tasks.append((a, boards[a:b], net))       # a question's boards: one network, one worker
         else:
             tasks += _tasks(boards[a:b], procs, a, net)
-    fired_at, pairs = defaultdict(list), {}
+    fired_at, pairs, by_subject = defaultdict(list), {}, defaultdict(list)
     t0 = time.time()
     done = 0
     ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
@@ -420,12 +435,17 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
     procs = max(1, min(procs, len(tasks)))      # no worker started for nothing
     with ctx.Pool(procs, initializer=_init,
                   initargs=(kb_dir, tuple(sorted((variants or {}).items())), whole, shared)) as pool:
-        for f, p in pool.imap_unordered(_work, tasks):
+        for f, p, sub in pool.imap_unordered(_work, tasks):
             for k, runs in f.items():           # runs of consecutive boards: (first, after last)
                 at = fired_at[k]
                 for a, b in runs:
                     at.extend(range(a, b))
             merge_pairs(pairs, p)
+            if subjects:
+                for k, runs in sub.items():
+                    at = by_subject[k]
+                    for a, b in runs:
+                        at.extend(range(a, b))
             done += 1
             if progress:
                 n = sum(len(t[1]) for t in tasks[:done])
@@ -435,6 +455,9 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
                 sys.stderr.flush()
     if progress:
         sys.stderr.write("\n")
+    if subjects:
+        return ({k: sorted(v) for k, v in fired_at.items()}, pairs,
+                {k: sorted(v) for k, v in by_subject.items()})
     return {k: sorted(v) for k, v in fired_at.items()}, pairs
 
 
@@ -1249,14 +1272,19 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
         return audit_rules(kb, kb_dir, rules, boards, n_main, nets, procs, progress, dims, qspaces, t0,
                            dict(months=months, daynight=daynight, options=options or {}, days=days, question=question),
                            read, prior, key, saved_boards, closure_of, worker_shared(kb, read))
-    fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets, shared=worker_shared(kb, read))
+    fired_at, pairs, by_subject = run_space(boards, kb_dir, None, procs, progress, nets=nets,
+                                            shared=worker_shared(kb, read), subjects=True)
     # where each entry fired, for a later --rules (kept beside the saved run, not in the report)
     firing_sets = {"layout": {"dims": main_dims, "questions": sorted(qspaces), "nq": nq},
                    "boards": len(boards), "sets": {k: _pack(v, len(boards)) for k, v in fired_at.items()
                                                    if k in kb.entries},
                    # every co-firing pair of opposite tones on one subject: [a, b, boards, first board,
                    # subject] (so that --rules reads an unchanged rule's conflicts instead of judging them)
-                   "pairs": [[a, b, n, ex[0], ex[1]] for (a, b), (n, ex) in sorted(pairs.items())]}
+                   "pairs": [[a, b, n, ex[0], ex[1]] for (a, b), (n, ex) in sorted(pairs.items())],
+                   # each 吉/凶 judgment's boards by subject (after inheritance and 不實, as the pairs
+                   # are counted): {entry: {subject: bitmap}} (so that an edited rule's pairs with an
+                   # unchanged judgment are an intersection, not a judging of the whole network)
+                   "subjects": _pack_subjects(by_subject, len(boards))}
     rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples, read=read)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
                          "question": question, "wide": wide, "varied": dims, "question_spaces": qspaces,
@@ -1281,6 +1309,14 @@ def _pack(indices, n):
     for i in indices:
         bits[i >> 3] |= 1 << (i & 7)
     return base64.b64encode(zlib.compress(bytes(bits), 6)).decode("ascii")
+
+
+def _pack_subjects(by_subject, n):
+    """{entry: {tone: {subject: bitmap}}}"""
+    out = defaultdict(lambda: defaultdict(dict))
+    for (e, tone, x), v in sorted(by_subject.items()):
+        out[e][tone][x] = _pack(v, n)
+    return {e: dict(t) for e, t in out.items()}
 
 
 def _unpack(text):
@@ -1320,17 +1356,30 @@ def definition_digests(kb):
 
     def h(x):
         return hashlib.sha256(json.dumps(x, ensure_ascii=False, sort_keys=True, default=str).encode()).hexdigest()[:20]
-    out = {}
+    out = {"kb:format": "rows-2"}
     for r in kb.rules.values():
         out["rule:" + r.id] = h([r.kind, r.name, dict(r.meta), r.when, r.then, r.as_var, r.about])
     for t in kb.tables.values():
-        out["table:" + t.id] = h([t.kind, t.columns, {k: v for k, v in t.meta.items() if k != "rows"},
-                                  [[row.id, dict(row.meta), row.data, row.variant_data] for row in t.rows]])
+        # a table: its columns, metadata and which rows it has, in order; each row apart (its
+        # metadata, then each column's cells), so that an edit of one row's cells tells which
+        # columns moved (see _unchanged)
+        keys = [_row_key(row, i) for i, row in enumerate(t.rows)]
+        out["table:" + t.id] = h([t.kind, t.columns, t.fact_type, {k: v for k, v in t.meta.items() if k != "rows"},
+                                  keys])
+        for key, row in zip(keys, t.rows):
+            cols = sorted({c for data in [row.data, *row.variant_data.values()] for cells in data for c in cells})
+            out[f"row:{t.id}:{key}"] = [h([row.id, dict(row.meta)])[:12]] + [
+                c + "=" + h([[cells.get(c) for cells in data] for data in [row.data, *row.variant_data.values()]])[:12]
+                for c in cols]
     # what any rule may read beside its own definition: the macros its conditions name, the
     # questions and their aliases, the options, the declared and derived fact types
     out["kb:shared"] = h([kb.macros, kb.questions, kb.question_aliases, kb.options, kb.declared,
                           {k: sorted(v, key=str) for k, v in kb.derived.items()}])
     return out
+
+
+def _row_key(row, i):
+    return row.id or f"#{i}"
 
 
 def reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions, question_boards):
@@ -1342,32 +1391,343 @@ def reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, quest
     root = str(pathlib.Path(kb_dir or packaged_kb_dir()).resolve())
     space = json.dumps([str(months), daynight, sorted((options or {}).items()), days, question, bool(wide),
                         bool(questions), question_boards], ensure_ascii=False)
-    return {"space": space, "code": _firing_code_digest(), "kb": root, "digests": definition_digests(kb)}
+    return {"space": space, "code": _firing_code_digest(), "kb": root, "digests": definition_digests(kb),
+            "produces": _produces(kb)}
+
+
+def _produces(kb):
+    """{rule: the fact types it concludes}: what an edited rule may have asserted before the edit."""
+    from liuren.knowledge.kblint import _thens
+    out = {}
+    for r in kb.rules.values():
+        ts = {t for then in _thens(r) for it in (then if isinstance(then, list) else [then])
+              if isinstance(it, dict) for t in it}
+        if ts:
+            out[r.id] = sorted(ts)
+    return out
 
 
 def _unchanged(kb, prior, key, closure_of):
-    """A test `unchanged(entry)`: is the entry's network — the rules of its dependency closure and
-    the tables they read — defined as it was in the saved full run `prior`, whose space, code and
-    KB folder are this run's?  (None when nothing of the saved run holds here.)"""
+    """A test `unchanged(entry)`: may the entry fire where it fired in the saved full run `prior`,
+    whose space, code and KB folder are this run's?  It may not when its own definition moved,
+    or when it reads (through its conditions, its family rule or a judgment it rests on) a fact
+    an edit may have changed: see _Impact, which follows an edited rule's conclusions and an
+    edited row's facts, value by value, to what reads them.  (None when nothing of the saved run
+    holds here.)  `unchanged.defeated`: the judgments a 不實 may now be asserted of otherwise
+    (None: any)."""
     if not prior or not key or not isinstance(prior.get("reuse"), dict):
         return None
     old = prior["reuse"]
     if old.get("space") != key["space"] or old.get("code") != key["code"] or old.get("kb") != key["kb"]:
         return None
     then, now = old.get("digests") or {}, key["digests"]
+    if then.get("kb:format") != now.get("kb:format") or not isinstance(old.get("produces"), dict):
+        return None                      # saved by an older audit: its digests are not per row
     if any(k.startswith("table:") and k not in now for k in then):
         return None                      # a table gone: what read it is not known any more
     if then.get("kb:shared") != now.get("kb:shared"):
         return None                      # macros, questions, options: what every rule may read
-    changed = {k.split(":", 1)[1] for k in set(then) | set(now) if k.startswith("rule:") and then.get(k) != now.get(k)}
-    types = {kb.tables[k.split(":", 1)[1]].fact_type for k in now
-             if k.startswith("table:") and then.get(k) != now.get(k)}
+    rules = {k.split(":", 1)[1] for k in set(then) | set(now) if k.startswith("rule:") and then.get(k) != now.get(k)}
+    seeds, touched, entries = [], set(), set()
+    for t in kb.tables.values():
+        if then.get("table:" + t.id) != now.get("table:" + t.id):
+            # its columns or rows as a whole: every fact of it, every row of it
+            seeds.append((t.fact_type, {}))
+            touched.add(t.fact_type)
+            entries |= {row.id for row in t.rows if row.id}
+            continue
+        for i, row in enumerate(t.rows):
+            k = f"row:{t.id}:{_row_key(row, i)}"
+            a, b = then.get(k), now.get(k)
+            if a == b:
+                continue
+            if not isinstance(a, list) or not a or a[0] != b[0]:
+                if row.id:
+                    entries.add(row.id)  # its name, tone, reading …: the entry itself
+            cols_a = dict(x.split("=", 1) for x in (a or [])[1:]) if isinstance(a, list) else {}
+            cols_b = dict(x.split("=", 1) for x in b[1:])
+            if cols_a != cols_b:
+                # its facts: a column whose cells are as they were keeps its values; the others
+                # may have had any value before
+                sig = {}
+                for c, d in cols_b.items():
+                    if cols_a.get(c) == d:
+                        vals = {cells.get(c) for data in [row.data, *row.variant_data.values()] for cells in data}
+                        try:
+                            sig[c] = frozenset(vals)
+                        except TypeError:
+                            pass
+                if row.id:
+                    sig["id"] = frozenset([row.id])
+                seeds.append((t.fact_type, sig))
+                touched.add(t.fact_type)
+    impact = _impact(kb)
+    affected, defeated = impact.run(seeds, rules, entries, old["produces"], touched)
 
     def unchanged(y):
-        rules = closure_of({y})
-        return not (rules & changed or any(t in types for r in rules for t in closure_of.reads[r][0]))
-    unchanged.nothing_changed = not changed and not types
+        return y not in affected
+    unchanged.nothing_changed = not affected and not seeds
+    unchanged.affected = affected
+    unchanged.defeated = defeated
     return unchanged
+
+
+def _impact(kb):
+    imp = kb.__dict__.get("_audit_impact")
+    if imp is None:
+        imp = kb.__dict__["_audit_impact"] = _Impact(kb)
+    return imp
+
+
+def row_closure(kb, closure_of, ids):
+    """The rules a set of entries rests on: closure_of for the rules; for a row, the family rules
+    that may report it — those its facts (and any fact carrying its id) reach, worked out by
+    _Impact — and what they rest on (rather than every family rule of the KB)."""
+    rules = {x for x in ids if x in kb.rules}
+    rows = [x for x in ids if x not in kb.rules and x in kb.rows]
+    if rows:
+        impact = _impact(kb)
+        for x in rows:
+            seeds = []
+            for t in kb.tables.values():
+                for row in t.rows:
+                    for data in [row.data, *row.variant_data.values()]:
+                        for cells in data:
+                            f = dict(cells)
+                            if row.id:
+                                f["id"] = row.id
+                            hit = [c for c, v in f.items() if v == x]
+                            if hit:
+                                try:
+                                    seeds.append((t.fact_type, {c: frozenset([v]) for c, v in f.items()}))
+                                except TypeError:
+                                    seeds.append((t.fact_type, {}))
+            for rid, ts in impact.thens.items():
+                for t, fields in ts:
+                    if isinstance(fields, dict) and x in fields.values():
+                        seeds.append((t, {c: frozenset([v]) for c, v in fields.items() if v == x}))
+            impact.run(seeds, (), (), {}, set())
+            fams = {f for f, rep in impact.reports.items() if x in rep}
+            rules |= fams
+    return closure_of(rules) if rules else set()
+
+
+class _Impact:
+    """What an edit can move, worked out from the KB's conditions, value by value: the facts it
+    may change (a fact type and, for each field, the values such a fact may have — None: any),
+    carried from the rules that read them to what those rules conclude, the entries they report
+    and the 判 of the judgments among them.  A pattern reads a changed fact only where its
+    literal fields allow one of the values (`煞: 臨官` does not read the 煞 facts of the row 財); a
+    variable the pattern binds carries the values on (to a `then:` field, to the family rule's
+    row id), narrowed by the tables the same way through the condition joins (a table no edit
+    touched).  Anything it cannot tell (a calculation, a negation, an edited rule's old
+    conclusions) is taken as any value: the result may say too much, never too little."""
+
+    ANY = None
+
+    def __init__(self, kb):
+        from liuren.knowledge.conditions import dnf, expand_macros
+        from liuren.knowledge.kblint import _thens, _whens
+        import itertools
+        self.kb = kb
+        self.readers = defaultdict(set)         # fact type -> rules with a pattern on it
+        self.ways = {}                          # rule -> [(positive patterns, negated patterns)]
+        self.thens = {}
+        counter = itertools.count()
+        for r in kb.rules.values():
+            ways = []
+            for w in _whens(r):
+                try:
+                    for pats, _tests, negs in dnf(expand_macros(w, kb.macros, counter)):
+                        neg = [p for n in negs for p in self._patterns(n)]
+                        pos = [(t, f) for t, f in pats if isinstance(f, dict)]
+                        ways.append((pos, neg))
+                        for t, _f in pos + neg:
+                            self.readers[t].add(r.id)
+                except Exception:  # noqa: BLE001 — a malformed condition: read as "anything"
+                    ways.append(None)
+                    for t in self._types(r):
+                        self.readers[t].add(r.id)
+            self.ways[r.id] = ways
+            self.thens[r.id] = [(t, f) for then in _thens(r) for it in (then if isinstance(then, list) else [then])
+                                if isinstance(it, dict) for t, f in it.items()]
+        self.static = defaultdict(list)         # fact type -> its table facts (variants included)
+        for t in kb.tables.values():
+            for row in t.rows:
+                for data in [row.data, *row.variant_data.values()]:
+                    for cells in data:
+                        f = dict(cells)
+                        if row.id:
+                            f["id"] = row.id
+                        self.static[t.fact_type].append(f)
+        self.produced = {t for ts in self.thens.values() for t, _ in ts} | {"判"}
+
+    def _types(self, r):
+        from liuren.knowledge.kblint import _reads
+        return _reads(self.kb, r)[0]
+
+    def _patterns(self, cond):
+        if isinstance(cond, list):
+            for c in cond:
+                yield from self._patterns(c)
+            return
+        if not isinstance(cond, dict):
+            return
+        for k, v in cond.items():
+            if k == "macro" or k == "test":
+                continue
+            if k in ("all", "any", "not"):
+                yield from self._patterns(v)
+            elif isinstance(v, dict):
+                yield (k, v)
+
+    @staticmethod
+    def _var(v):
+        return isinstance(v, str) and v.startswith("$")
+
+    @classmethod
+    def _allows(cls, v, values):
+        """Can a pattern's field `v` match a fact whose field has one of `values` (None: any)?"""
+        if values is None or cls._var(v):
+            return True
+        if isinstance(v, list):
+            return any(x in values for x in v if isinstance(x, (str, int, float)))
+        if isinstance(v, (str, int, float)):
+            return v in values
+        return True                     # {not: …} and the like: taken as able to
+
+    def _env(self, fields, sig):
+        env = {}
+        for f, v in fields.items():
+            if self._var(v):
+                got = sig.get(f) if sig is not None else None
+                if v in env and env[v] is not None and got is not None:
+                    env[v] = env[v] & got
+                elif v not in env or env[v] is None:
+                    env[v] = got
+        return env
+
+    def _narrow(self, env, pos, touched):
+        """Narrow `env` by the table patterns of the same way (tables no edit touched): the values
+        their rows allow.  None when no row can join."""
+        for t, fields in pos:
+            if t not in self.static or t in touched or t in self.produced:
+                continue
+            rows = []
+            for f in self.static[t]:
+                ok = True
+                for c, v in fields.items():
+                    if c not in f:
+                        continue        # (a cell the row leaves out: taken as able to join)
+                    if self._var(v):
+                        ok = env.get(v) is None or f[c] in env[v]
+                    else:
+                        ok = self._allows(v, {f[c]})
+                    if not ok:
+                        break
+                if ok:
+                    rows.append(f)
+            if not rows:
+                return None
+            for c, v in fields.items():
+                if self._var(v):
+                    if any(c not in f for f in rows):
+                        continue
+                    vals = {f[c] for f in rows}
+                    env[v] = vals if env.get(v) is None else env[v] & vals
+        return env
+
+    def run(self, seeds, rules_changed, entries_changed, old_produces, touched):
+        """The entries whose firings may differ, and the judgments a changed 不實 may name (None:
+        any).  `seeds`: [(fact type, {field: values | None})] changed facts; `rules_changed`:
+        rules defined otherwise (all they conclude, now or before, taken as changed);
+        `entries_changed`: entries whose own definition moved (a row's name or tone)."""
+        from liuren.knowledge.facts import JUDGMENT_KINDS
+        kb = self.kb
+        affected = set(entries_changed)
+        defeated = set()
+        self.reports = defaultdict(set)         # family rule -> the rows it may report otherwise
+        seen = defaultdict(list)
+        todo = list(seeds)
+        for e in entries_changed:
+            if e in kb.entries and kb.entries[e].kind in JUDGMENT_KINDS:
+                todo.append(("判", {"規": frozenset([e])}))
+        for r in rules_changed:
+            affected.add(r)
+            types = set(old_produces.get(r, ())) | {t for t, _ in self.thens.get(r, ())}
+            todo += [(t, {}) for t in types]
+            rule = kb.rules.get(r)
+            if rule is not None and rule.as_var:
+                affected |= set(kb.entries)     # an edited family: any row it reports
+                todo.append(("判", {}))
+            else:
+                todo.append(("判", {"規": frozenset([r])}))
+        while todo:
+            t, sig = todo.pop()
+            if t == "不實":
+                v = sig.get("規")
+                if v is None:
+                    defeated = None
+                elif defeated is not None:
+                    defeated |= v
+            if sig in seen[t]:
+                continue
+            seen[t].append(sig)
+            for rid in self.readers.get(t, ()):
+                for out, reports in self._reader(rid, t, sig, touched):
+                    affected.add(rid)
+                    rule = kb.rules[rid]
+                    if rule.as_var:
+                        rep = reports.get(rule.as_var)
+                        rep = set(kb.entries) if rep is None else {x for x in rep if x in kb.entries}
+                        self.reports[rid] |= rep
+                    else:
+                        rep = {rid}
+                    affected |= rep
+                    judg = {x for x in rep | {rid} if kb.entries.get(x) is not None
+                            and (kb.entries[x].kind in JUDGMENT_KINDS or rule.kind in JUDGMENT_KINDS)}
+                    if judg:
+                        if rule.as_var is None or reports.get(rule.as_var) is not None:
+                            todo.append(("判", {"規": frozenset(judg)}))
+                        else:
+                            todo.append(("判", {}))
+                    todo += out
+        return affected, defeated
+
+    def _reader(self, rid, t, sig, touched):
+        """For each way rule `rid` may read a changed fact of type t with fields `sig`: (the
+        facts it may then conclude otherwise, the values of its variables)."""
+        ways = self.ways.get(rid) or [None]
+        outs = []
+        for way in ways:
+            if way is None:             # not understood: anything
+                outs.append(({}, True))
+                continue
+            pos, neg = way
+            for tt, fields in pos:
+                if tt == t and all(self._allows(v, sig.get(f)) for f, v in fields.items()):
+                    env = self._narrow(self._env(fields, sig), pos, touched)
+                    if env is not None:
+                        outs.append((env, False))
+            if any(tt == t and all(self._allows(v, sig.get(f)) for f, v in fields.items()) for tt, fields in neg):
+                env = self._narrow({}, pos, touched)
+                if env is not None:
+                    outs.append((env, False))
+        for env, anything in outs:
+            facts = []
+            for tt, fields in self.thens.get(rid, ()):
+                if anything or not isinstance(fields, dict):
+                    facts.append((tt, {}))
+                    continue
+                o = {}
+                for f, v in fields.items():
+                    if self._var(v):
+                        if env.get(v) is not None:
+                            o[f] = frozenset(env[v])
+                    elif isinstance(v, (str, int, float)):
+                        o[f] = frozenset([v])
+                facts.append((tt, o))
+            yield facts, ({} if anything else env)
 
 
 _BITS = [tuple(k for k in range(8) if byte >> k & 1) for byte in range(256)]

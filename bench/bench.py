@@ -307,12 +307,21 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=Fa
     runs = [(r, prior) for r in rules or ()]
     if edited and prior is not None:
         import copy
+        from liuren.knowledge.kbload import load_kb
+        k = load_kb(kb)
         for r in rules or ():
             p = copy.deepcopy(prior)
-            # (a named row is edited in its table: the table's digest moves)
-            from liuren.knowledge.kbload import load_kb
-            k = load_kb(kb)
-            p["reuse"]["digests"]["rule:" + r if r in k.rules else "table:" + k.entries[r].table] = "edited"
+            d = p["reuse"]["digests"]
+            if r in k.rules:
+                d["rule:" + r] = "edited"       # a rule: its whole definition
+            else:
+                # a named row, edited as one edits a row: its text and where it lies (the cells
+                # that vary within the row, e.g. 財's 干 and 支), not the cells that name it (煞)
+                row = k.rows[r]
+                cells = [c for data in [row.data, *row.variant_data.values()] for c in data]
+                varying = {c for c in {c for x in cells for c in x} if len({str(x.get(c)) for x in cells}) > 1}
+                key = next(x for x in d if x.startswith(f"row:{row.table}:") and x.endswith(":" + r))
+                d[key] = ["edited"] + [v + ("-edited" if v.split("=", 1)[0] in varying else "") for v in d[key][1:]]
             runs.append((r + " (as edited)", p))
     for label, p in runs:
         r = label.split()[0]

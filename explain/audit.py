@@ -1368,8 +1368,12 @@ def definition_digests(kb):
                                   keys])
         for key, row in zip(keys, t.rows):
             cols = sorted({c for data in [row.data, *row.variant_data.values()] for cells in data for c in cells})
+            facts = [cells for data in [row.data, *row.variant_data.values()] for cells in data]
+            # (a column by the values its facts take, whatever their number: adding a 支 to a
+            # row's `each` moves its 支 column, not its 煞)
             out[f"row:{t.id}:{key}"] = [h([row.id, dict(row.meta)])[:12]] + [
-                c + "=" + h([[cells.get(c) for cells in data] for data in [row.data, *row.variant_data.values()]])[:12]
+                c + "=" + h(sorted({json.dumps(x.get(c, "\0missing"), ensure_ascii=False, sort_keys=True, default=str)
+                                    for x in facts}))[:12]
                 for c in cols]
     # what any rule may read beside its own definition: the macros its conditions name, the
     # questions and their aliases, the options, the declared and derived fact types
@@ -1814,6 +1818,110 @@ def _step2_unchanged(kb, ids, unchanged, closure_of):
     return True
 
 
+def _step2_partial_ok(kb, saved, saved_pairs, unchanged, mine):
+    """Can step 2 judge only the edit's cone?  A saved run with the boards by subject (and every
+    board where the audited rules fire among its boards), and an edit whose 不實 names are known."""
+    if saved is None or unchanged is None or not isinstance(saved_pairs, list):
+        return False
+    if not isinstance(saved.sets.get("subjects"), dict) or getattr(unchanged, "defeated", None) is None:
+        return False
+    return all(i in saved.back for i in mine)
+
+
+def _defeaters(kb, targets):
+    """The rules that may assert 不實 of one of `targets` (a 規 written as one of them, or a variable)."""
+    from liuren.knowledge.kblint import _thens
+    out = set()
+    for r in kb.rules.values():
+        for then in _thens(r):
+            for it in (then if isinstance(then, list) else [then]):
+                if isinstance(it, dict) and "不實" in it:
+                    v = (it["不實"] or {}).get("規") if isinstance(it["不實"], dict) else None
+                    if not isinstance(v, str) or v.startswith("$") or v in targets:
+                        out.add(r.id)
+    return out
+
+
+def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closure_of, procs, progress, shared,
+                   read):
+    """Step 2 of audit_rules after an edit, on the edit's cone: (pairs of the audited entries,
+    the entries firing on their boards, where each of those fires among them)."""
+    import bisect
+    ents = kb.entries
+    D = set(ids) | {e for e in unchanged.affected if e in ents} | {e for e in unchanged.defeated if e in ents}
+    rules = row_closure(kb, closure_of, D | _defeaters(kb, D))
+    sub = [boards[i] for i in mine]
+    sub_nets = [(bisect.bisect_left(mine, a), bisect.bisect_left(mine, b), _net_within(rules, net))
+                for a, b, net in nets]
+    sub_nets = [(a, b, net) for a, b, net in sub_nets if b > a and net[1]]
+    fired2, pairs2, subj2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
+                                      shared=shared, subjects=True) if sub_nets else ({}, {}, {})
+    back = mine
+    # pairs among D: the walk's (both judged with all that may defeat them)
+    pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items()
+             if (k[0] in ids or k[1] in ids) and k[0] in D and k[1] in D}
+    # pairs of an audited entry with a judgment outside D: its boards by subject & the saved ones
+    reads = (shared or {}).get("reads") or SPACE.entry_reads(kb, read)
+    dim_masks = defaultdict(list)
+    for i in mine:
+        dim_masks[_dim_of(boards[i])].append(i)
+    dim_masks = {d: saved.mask(v) for d, v in dim_masks.items()}
+    subjects = saved.sets["subjects"]
+    opposite = {"吉": "凶", "凶": "吉"}
+    for a in ids:
+        mine_a = defaultdict(list)           # (tone, subject) -> this run's boards
+        for (e, tone, x), js in subj2.items():
+            if e == a:
+                mine_a[(tone, x)].extend(back[j] for j in js)
+        if not mine_a:
+            continue
+        bits_a = {k: saved.mask(v) for k, v in mine_a.items()}
+        for y, tones in subjects.items():
+            if y in D or y == a:
+                continue
+            allowed = None
+            for (tone, x), va in bits_a.items():
+                packed = (tones.get(opposite.get(tone)) or {}).get(x)
+                if not packed:
+                    continue
+                if allowed is None:
+                    ds = set(reads.get(a, ())) | set(reads.get(y, ()))
+                    allowed = 0
+                    for d, m in dim_masks.items():
+                        if d is None or d in ds:
+                            allowed |= m
+                v = va & _bits_of(packed) & allowed
+                if not v:
+                    continue
+                n = bin(v).count("1")
+                first = (saved.here[(v & -v).bit_length() - 1], x)
+                k = (a, y) if a < y else (y, a)
+                if k in pairs:
+                    c, ex = pairs[k]
+                    pairs[k] = (c + n, min(ex, first))
+                else:
+                    pairs[k] = (n, first)
+    # the entries firing on those boards: the walk's for those the edit may move, the saved
+    # run's for the others
+    m = saved.mask(mine)
+    on_all = {}
+    for y in saved.sets["sets"]:
+        if y in ents and y not in ids and unchanged(y):
+            v = saved.bits(y) & m
+            if v:
+                on_all[y] = saved.indices(v)
+    for y, js in fired2.items():
+        if y in ents and y not in ids and not unchanged(y) and js:
+            on_all[y] = [back[j] for j in js]
+    return pairs, set(on_all), on_all, sorted(D)
+
+
+def _bits_of(packed):
+    import base64
+    import zlib
+    return int.from_bytes(zlib.decompress(base64.b64decode(packed)), "little")
+
+
 def _prior_counts(kb, prior, key, closure_of, candidates):
     """From a saved full run (`prior`, as slim() keeps it) whose space, code and KB folder are this
     run's: {rule: (own count, universe)} for each candidate whose network is unchanged since
@@ -1851,6 +1959,15 @@ def _prior_firings(prior, ids, unchanged, boards, saved_boards):
     return out
 
 
+def _net_within(rules, net):
+    """The network of `rules` for a range of boards the full run judged by `net` (None: the whole
+    network; (question, rules): that question's network): on a question's boards, only those of
+    them the question's network holds (the full run judged nothing else there)."""
+    if net is None or net[1] is None:
+        return ((net[0] if net else None), tuple(sorted(rules)))
+    return (net[0], tuple(sorted(set(rules) & set(net[1]))))
+
+
 def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read,
                 prior=None, key=None, saved_boards=None, closure_of=None, shared=None):
     """`liuren audit --rules ID…`: those entries and the rules they meet, on the cone of the edit.
@@ -1879,11 +1996,10 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     # else judged by a network of what they rest on
     fired1 = _prior_firings(prior, ids, unchanged, boards, saved_boards) if saved_boards else {}
     todo = [x for x in ids if x not in fired1]
+    walked1, closure1 = {}, set()        # every entry step 1's walk judged, with where it fired
     if todo:
-        closure = closure_of(set(todo))
-
-        def net_for(net):
-            return ((net[0] if net else None), tuple(sorted(closure)))
+        closure = closure1 = row_closure(kb, closure_of, set(todo))
+        net_for = functools.partial(_net_within, closure)
         need1 = {d for r in closure for d in read.get(r, ())}
         keep1 = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need1
                  or (_dim_of(b) == "year" and "person" in need1)]
@@ -1892,13 +2008,18 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         nets1 = [(a - n_main + n1, b - n_main + n1, net_for(net)) for a, b, net in nets[1:]]
         walked, _ = run_space([boards[i] for i in keep1], kb_dir, None, procs, progress, "rules 1/3",
                               nets=[(0, n1, net_for(None))] + nets1, shared=shared)
-        for x in todo:
+        # (every entry the walk reports, not only the audited ones: a met rule among them needs
+        # no judging again in step 3; one that never fired there fires nowhere)
+        for x in set(walked) | set(todo):
             got = [keep1[j] for j in walked.get(x, [])]
             main_got = _fill_dims(boards, n_main, [i for i in got if i < n_main], need1)
-            fired1[x] = main_got + [i for i in got if i >= n_main]
+            walked1[x] = main_got + [i for i in got if i >= n_main]
+        for x in todo:
+            fired1[x] = walked1[x]
     steps["1 where they fire"] = round(time.time() - t1, 1)
     t1 = time.time()
     mine = sorted({i for x in ids for i in fired1.get(x, ())})
+    judged_again = None
     saved = _saved_sets(prior, boards, saved_boards) if unchanged is not None else None
     saved_pairs = saved.sets.get("pairs") if saved is not None else None
     step2_read = (isinstance(saved_pairs, list) and _step2_unchanged(kb, ids, unchanged, closure_of))
@@ -1919,6 +2040,15 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
                     on_all[y] = saved.indices(v)
         met = set(on_all)
         steps["2 what they meet (saved run)"] = round(time.time() - t1, 1)
+    elif _step2_partial_ok(kb, saved, saved_pairs, unchanged, mine):
+        # 2. an edit since the saved run: only the judgments whose boards by subject it may move
+        # (D: the entries it may make fire otherwise, those a 不實 may now name otherwise, and the
+        # audited ones) are judged, with what they rest on and every rule that may defeat them,
+        # on the boards where the audited ones fire; their pairs with the others are the
+        # intersection of their boards by subject with the saved run's
+        pairs, met, on_all, judged_again = _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged,
+                                                          closure_of, procs, progress, shared, read)
+        steps["2 what they meet (edit's cone + saved run)"] = round(time.time() - t1, 1)
     else:
         # 2. the whole network (or the whole question network) on those boards
         sub = [boards[i] for i in mine]
@@ -1955,6 +2085,11 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
             if y in saved.sets["sets"] and unchanged(y):
                 fired[y] = saved.indices(saved.bits(y))
                 from_saved.add(y)
+    # a met rule step 1's network holds whole (itself and all it rests on): where that walk found it
+    for y in sorted((broad | narrow) - from_saved):
+        if closure1 and (y in closure1 if y in kb.rules else row_closure(kb, closure_of, {y}) <= closure1):
+            fired[y] = walked1.get(y, [])
+            from_saved.add(y)
     reused = _prior_counts(kb, prior, key, closure_of, (broad | narrow) - from_saved) if prior and key else {}
     # the rest: the broader ones judged over the space by a network of what they rest on; the
     # narrower ones of their kind would need what they rest on judged everywhere (the full audit)
@@ -1991,6 +2126,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["firing_counts"] = {k: v for k, v in rep["firing_counts"].items() if k in keep}
     rep["met"] = sorted(met)
     rep["not_compared"] = sorted(skipped)
+    if judged_again is not None:
+        rep["judged_again"] = judged_again      # step 2's cone: the entries judged on their boards
     rep["counts_reused"] = len(reused) + len(from_saved)
     rep["firings_reused"] = sorted(x for x in ids if x not in todo)
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,

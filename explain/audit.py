@@ -1235,7 +1235,7 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
             # (--rules: the questions whose network holds one of those rules — a rule, or a
             # family rule reporting a named row — as the full run judges their boards: where
             # they fire there, they meet the rules the question brings out)
-            fams = {x: {r for r in closure_of({x}) if kb.rules[r].as_var} for x in rules if x not in kb.rules}
+            fams = {x: row_reporters(kb, x) for x in rules if x not in kb.rules}
         for q, ids in sorted(gated.items()):
             closure = closure_of(ids)
             if rules is not None and not any(x in ids or x in closure or fams.get(x, set()) & closure
@@ -1489,31 +1489,34 @@ def row_closure(kb, closure_of, ids):
     _Impact — and what they rest on (rather than every family rule of the KB)."""
     rules = {x for x in ids if x in kb.rules}
     rows = [x for x in ids if x not in kb.rules and x in kb.rows]
-    if rows:
-        impact = _impact(kb)
-        for x in rows:
-            seeds = []
-            for t in kb.tables.values():
-                for row in t.rows:
-                    for data in [row.data, *row.variant_data.values()]:
-                        for cells in data:
-                            f = dict(cells)
-                            if row.id:
-                                f["id"] = row.id
-                            hit = [c for c, v in f.items() if v == x]
-                            if hit:
-                                try:
-                                    seeds.append((t.fact_type, {c: frozenset([v]) for c, v in f.items()}))
-                                except TypeError:
-                                    seeds.append((t.fact_type, {}))
-            for rid, ts in impact.thens.items():
-                for t, fields in ts:
-                    if isinstance(fields, dict) and x in fields.values():
-                        seeds.append((t, {c: frozenset([v]) for c, v in fields.items() if v == x}))
-            impact.run(seeds, (), (), {}, set())
-            fams = {f for f, rep in impact.reports.items() if x in rep}
-            rules |= fams
+    for x in rows:
+        rules |= row_reporters(kb, x)
     return closure_of(rules) if rules else set()
+
+
+def row_reporters(kb, x):
+    """The family rules that may report the row x: those its facts, and any fact carrying its
+    id, reach (see _Impact)."""
+    impact = _impact(kb)
+    seeds = []
+    for t in kb.tables.values():
+        for row in t.rows:
+            for data in [row.data, *row.variant_data.values()]:
+                for cells in data:
+                    f = dict(cells)
+                    if row.id:
+                        f["id"] = row.id
+                    if any(v == x for v in f.values()):
+                        try:
+                            seeds.append((t.fact_type, {c: frozenset([v]) for c, v in f.items()}))
+                        except TypeError:
+                            seeds.append((t.fact_type, {}))
+    for ts in impact.thens.values():
+        for t, fields in ts:
+            if isinstance(fields, dict) and x in fields.values():
+                seeds.append((t, {c: frozenset([v]) for c, v in fields.items() if v == x}))
+    impact.run(seeds, (), (), {}, set())
+    return {f for f, rep in impact.reports.items() if x in rep}
 
 
 class _Impact:
@@ -1850,16 +1853,49 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
     ents = kb.entries
     D = set(ids) | {e for e in unchanged.affected if e in ents} | {e for e in unchanged.defeated if e in ents}
     rules = row_closure(kb, closure_of, D | _defeaters(kb, D))
-    sub = [boards[i] for i in mine]
-    sub_nets = [(bisect.bisect_left(mine, a), bisect.bisect_left(mine, b), _net_within(rules, net))
-                for a, b, net in nets]
+    # (a question's boards that fire as their base boards: not judged again, see _question_aliases)
+    alias, kept = _question_aliases(kb, boards, nets[0][1], nets, rules, closure_of)
+    on = set(mine)
+    alias = {i: j for i, j in alias.items() if i in on}
+    if any(j not in on for j in alias.values()):
+        alias, kept = {}, list(nets[1:])
+    walk = [i for i in mine if i not in alias]
+    sub = [boards[i] for i in walk]
+    sub_nets = [(bisect.bisect_left(walk, a), bisect.bisect_left(walk, b), _net_within(rules, net))
+                for a, b, net in nets[:1] + kept]
     sub_nets = [(a, b, net) for a, b, net in sub_nets if b > a and net[1]]
     fired2, pairs2, subj2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
                                       shared=shared, subjects=True) if sub_nets else ({}, {}, {})
-    back = mine
-    # pairs among D: the walk's (both judged with all that may defeat them)
+    # in this run's board indices, the aliased question boards with their base boards' firings
+    back = walk
+    fired2 = {e: [back[j] for j in js] for e, js in fired2.items()}
+    subj2 = {k: [back[j] for j in js] for k, js in subj2.items()}
     pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items()
              if (k[0] in ids or k[1] in ids) and k[0] in D and k[1] in D}
+    if alias:
+        by_base = defaultdict(list)
+        for i, j in alias.items():
+            by_base[j].append(i)
+        for e, js in fired2.items():
+            js.extend([i for j in js if j in by_base for i in by_base[j]])
+        items_at = defaultdict(lambda: defaultdict(list))     # base board -> subject -> [(entry, tone)]
+        for (e, tone, x), js in subj2.items():
+            js.extend([i for j in js if j in by_base for i in by_base[j]])
+            if e in D:
+                for j in js:
+                    if j in by_base:
+                        items_at[j][x].append((e, tone))
+        for j, subjects_j in items_at.items():
+            for x, items in sorted(subjects_j.items()):
+                good = sorted(e for e, v in items if v == "吉")
+                bad = sorted(e for e, v in items if v == "凶")
+                for ra in good:
+                    for rc in bad:
+                        if ra != rc and (ra in ids or rc in ids):
+                            k = (ra, rc) if ra < rc else (rc, ra)
+                            for i in by_base[j]:
+                                c, ex = pairs.get(k, (0, None))
+                                pairs[k] = (c + 1, (i, x) if ex is None else min(ex, (i, x)))
     # pairs of an audited entry with a judgment outside D: its boards by subject & the saved ones
     reads = (shared or {}).get("reads") or SPACE.entry_reads(kb, read)
     dim_masks = defaultdict(list)
@@ -1872,7 +1908,7 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
         mine_a = defaultdict(list)           # (tone, subject) -> this run's boards
         for (e, tone, x), js in subj2.items():
             if e == a:
-                mine_a[(tone, x)].extend(back[j] for j in js)
+                mine_a[(tone, x)].extend(js)
         if not mine_a:
             continue
         bits_a = {k: saved.mask(v) for k, v in mine_a.items()}
@@ -1912,7 +1948,7 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
                 on_all[y] = saved.indices(v)
     for y, js in fired2.items():
         if y in ents and y not in ids and not unchanged(y) and js:
-            on_all[y] = [back[j] for j in js]
+            on_all[y] = sorted(js)
     return pairs, set(on_all), on_all, sorted(D)
 
 
@@ -1959,6 +1995,32 @@ def _prior_firings(prior, ids, unchanged, boards, saved_boards):
     return out
 
 
+def _question_aliases(kb, boards, n_main, nets, rules, closure_of):
+    """({question board: its base board}, the question ranges still to judge) for a network of
+    `rules`: a question's boards are its base boards with the question asked, so where the
+    question's network holds every one of `rules` and none of them reads the question, they
+    fire there as on the base board (the full run judged them by that network)."""
+    if any("問" in closure_of.reads[r][0] for r in rules if r in closure_of.reads):
+        return {}, list(nets[1:])
+
+    def key(b):
+        return tuple(sorted((k, v) for k, v in b.items() if k != "question"))
+    base_at = None
+    alias, kept = {}, []
+    for a, b, net in nets[1:]:
+        if net is None or net[1] is None or not set(rules) <= set(net[1]):
+            kept.append((a, b, net))
+            continue
+        if base_at is None:
+            base_at = {key(x): i for i, x in enumerate(boards[:n_main]) if _dim_of(x) is None}
+        got = {i: base_at.get(key(boards[i])) for i in range(a, b)}
+        if None in got.values():
+            kept.append((a, b, net))
+        else:
+            alias.update(got)
+    return alias, kept
+
+
 def _net_within(rules, net):
     """The network of `rules` for a range of boards the full run judged by `net` (None: the whole
     network; (question, rules): that question's network): on a question's boards, only those of
@@ -1997,6 +2059,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     fired1 = _prior_firings(prior, ids, unchanged, boards, saved_boards) if saved_boards else {}
     todo = [x for x in ids if x not in fired1]
     walked1, closure1 = {}, set()        # every entry step 1's walk judged, with where it fired
+    aliased = 0
     if todo:
         closure = closure1 = row_closure(kb, closure_of, set(todo))
         net_for = functools.partial(_net_within, closure)
@@ -2004,8 +2067,14 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         keep1 = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need1
                  or (_dim_of(b) == "year" and "person" in need1)]
         n1 = len(keep1)
-        keep1 += list(range(n_main, len(boards)))
-        nets1 = [(a - n_main + n1, b - n_main + n1, net_for(net)) for a, b, net in nets[1:]]
+        # a question's boards where its network holds all of this one and none of it reads the
+        # question: each fires as its base board does (the same board without the question)
+        alias, kept = _question_aliases(kb, boards, n_main, nets, closure, closure_of)
+        aliased += len(alias)
+        nets1 = []
+        for a, b, net in kept:
+            nets1.append((len(keep1), len(keep1) + b - a, net_for(net)))
+            keep1 += list(range(a, b))
         walked, _ = run_space([boards[i] for i in keep1], kb_dir, None, procs, progress, "rules 1/3",
                               nets=[(0, n1, net_for(None))] + nets1, shared=shared)
         # (every entry the walk reports, not only the audited ones: a met rule among them needs
@@ -2013,7 +2082,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         for x in set(walked) | set(todo):
             got = [keep1[j] for j in walked.get(x, [])]
             main_got = _fill_dims(boards, n_main, [i for i in got if i < n_main], need1)
-            walked1[x] = main_got + [i for i in got if i >= n_main]
+            on = set(main_got)
+            walked1[x] = sorted(main_got + [i for i in got if i >= n_main] + [i for i, j in alias.items() if j in on])
         for x in todo:
             fired1[x] = walked1[x]
     steps["1 where they fire"] = round(time.time() - t1, 1)
@@ -2128,6 +2198,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["not_compared"] = sorted(skipped)
     if judged_again is not None:
         rep["judged_again"] = judged_again      # step 2's cone: the entries judged on their boards
+    rep["question_boards_as_base"] = aliased
     rep["counts_reused"] = len(reused) + len(from_saved)
     rep["firings_reused"] = sorted(x for x in ids if x not in todo)
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,

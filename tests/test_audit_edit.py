@@ -188,3 +188,33 @@ def test_an_edit_of_one_row_leaves_its_siblings_unchanged(tmp_path):
     two = audit(str(k), prior=str(saved), rules=["t-mark-b"], **KW)
     assert two["firings_reused"] == ["t-mark-b"]
     assert _conflicts_of(two, "t-mark-b") == _conflicts_of(after, "t-mark-b")
+
+
+ASKED = f"""\
+  - id: t-asked-on-a
+    name: 問而論甲凶
+    kind: 占驗
+    valence: 凶
+    source: {Q}
+    when:
+      - 問: {{問: 試問}}
+      - 判: {{規: t-mark-a}}
+"""
+
+
+def test_a_questions_boards_fire_as_their_base_boards(tmp_path):
+    # a question whose network holds the row's family: the row fires on its boards as on their
+    # base boards (step 1 takes them from there), and meets there what only the question brings out
+    k = _edited_kb(tmp_path)
+    p = k / "edit.yaml"
+    p.write_text(p.read_text(encoding="utf-8") + ASKED, encoding="utf-8")
+    saved = tmp_path / "run.json"
+    kw = dict(KW, months="all", daynight="both", days=1)     # (every base board a question's board is made from)
+    save_run(audit(str(k), **kw), saved)
+    _edit_row(k)
+    one = audit(str(k), prior=str(saved), rules=["t-mark-a"], **kw)
+    after = audit(str(k), **kw)
+    assert "試問" in one["space"]["question_spaces"] and one["question_boards_as_base"] > 0
+    assert one["firing_counts"]["t-mark-a"] == after["firing_counts"]["t-mark-a"]
+    assert any("t-asked-on-a" in c[:2] for c in _pairs_of(after, "t-mark-a"))
+    assert _conflicts_of(one, "t-mark-a") == _conflicts_of(after, "t-mark-a")

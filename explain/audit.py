@@ -1484,14 +1484,45 @@ def _impact(kb):
 
 
 def row_closure(kb, closure_of, ids):
-    """The rules a set of entries rests on: closure_of for the rules; for a row, the family rules
-    that may report it — those its facts (and any fact carrying its id) reach, worked out by
-    _Impact — and what they rest on (rather than every family rule of the KB)."""
+    """The rules a set of entries rests on: for a row, the family rules that may report it —
+    those its facts (and any fact carrying its id) reach, worked out by _Impact —, and what they
+    rest on (value_closure)."""
     rules = {x for x in ids if x in kb.rules}
     rows = [x for x in ids if x not in kb.rules and x in kb.rows]
     for x in rows:
         rules |= row_reporters(kb, x)
-    return closure_of(rules) if rules else set()
+    return value_closure(kb, closure_of, rules) if rules else set()
+
+
+def value_closure(kb, closure_of, rules):
+    """What `rules` rest on, as closure_of, but a rule that concludes a fact type only with
+    values none of the patterns reading it can match (`見: {據: 星}` for a pattern
+    `見: {據: [日干, 日支]}`) is not taken in for it.  A rule reading 判 takes closure_of's."""
+    imp = _impact(kb)
+    producers = imp.__dict__.get("_producers")
+    if producers is None:
+        producers = imp._producers = defaultdict(list)
+        for rid, ts in imp.thens.items():
+            for t, fields in ts:
+                producers[t].append((rid, fields if isinstance(fields, dict) else {}))
+    out, todo = set(), list(rules)
+    while todo:
+        r = todo.pop()
+        if r in out or r not in kb.rules:
+            continue
+        ways = imp.ways.get(r)
+        if not ways or any(w is None for w in ways) or "判" in closure_of.reads[r][0]:
+            out |= closure_of({r})
+            continue
+        out.add(r)
+        for pos, neg in ways:
+            for t, fields in pos + neg:
+                for p, pf in producers.get(t, ()):
+                    if p not in out and all(_Impact._allows(v, None if _Impact._var(pf.get(f)) or f not in pf
+                                                           or not isinstance(pf.get(f), (str, int, float))
+                                                           else {pf[f]}) for f, v in fields.items()):
+                        todo.append(p)
+    return out
 
 
 def row_reporters(kb, x):
@@ -2073,8 +2104,9 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         aliased += len(alias)
         nets1 = []
         for a, b, net in kept:
-            nets1.append((len(keep1), len(keep1) + b - a, net_for(net)))
-            keep1 += list(range(a, b))
+            if net_for(net)[1]:         # (none of it in the question's network: nothing fires there)
+                nets1.append((len(keep1), len(keep1) + b - a, net_for(net)))
+                keep1 += list(range(a, b))
         walked, _ = run_space([boards[i] for i in keep1], kb_dir, None, procs, progress, "rules 1/3",
                               nets=[(0, n1, net_for(None))] + nets1, shared=shared)
         # (every entry the walk reports, not only the audited ones: a met rule among them needs
@@ -2167,22 +2199,28 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     # (with no saved run, only those of the entries' kind are listed: the others are many)
     skipped = {y for y in narrow - set(reused) - from_saved if reused or from_saved or kb.entries[y].kind in kinds}
     if cand:
-        closure3 = closure_of(cand)
+        closure3 = row_closure(kb, closure_of, cand)
         # on the boards of the dimensions the candidates read; a board of another dimension
         # gives them what its base board gives
         need = {d for r in closure3 for d in read.get(r, ())}
         keep = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need
                 or (_dim_of(b) == "year" and "person" in need)]
-        keep += list(range(n_main, len(boards)))
-        sub3 = [boards[i] for i in keep]
-        nets3 = [(a - n_main + (len(keep) - (len(boards) - n_main)), b - n_main + (len(keep) - (len(boards) - n_main)),
-                  ((net[0] if net else None), tuple(sorted(closure3)))) for a, b, net in nets[1:]]
-        n3 = len(keep) - (len(boards) - n_main)
-        fired3, _ = run_space(sub3, kb_dir, None, procs, progress, "rules 3/3",
+        n3 = len(keep)
+        # (a question's boards on the part of this network the question's holds, or as their
+        # base boards: see step 1)
+        alias3, kept3 = _question_aliases(kb, boards, n_main, nets, closure3, closure_of)
+        nets3 = []
+        for a, b, net in kept3:
+            if _net_within(closure3, net)[1]:
+                nets3.append((len(keep), len(keep) + b - a, _net_within(closure3, net)))
+                keep += list(range(a, b))
+        fired3, _ = run_space([boards[i] for i in keep], kb_dir, None, procs, progress, "rules 3/3",
                               nets=[(0, n3, (None, tuple(sorted(closure3))))] + nets3, shared=shared)
         for y in cand:
             got = [keep[j] for j in fired3.get(y, [])]
-            fired[y] = _fill_dims(boards, n_main, got, need)
+            main_got = _fill_dims(boards, n_main, [i for i in got if i < n_main], need)
+            on = set(main_got)
+            fired[y] = sorted(main_got + [i for i in got if i >= n_main] + [i for i, j in alias3.items() if j in on])
     steps["3 the met rules' counts"] = round(time.time() - t1, 1)
     t1 = time.time()
     rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True, only=set(ids), read=read)
@@ -2199,6 +2237,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     if judged_again is not None:
         rep["judged_again"] = judged_again      # step 2's cone: the entries judged on their boards
     rep["question_boards_as_base"] = aliased
+    rep["judged_over_space"] = sorted(cand)     # step 3: met rules judged over the space
     rep["counts_reused"] = len(reused) + len(from_saved)
     rep["firings_reused"] = sorted(x for x in ids if x not in todo)
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,

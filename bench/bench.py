@@ -307,12 +307,21 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=Fa
     runs = [(r, prior) for r in rules or ()]
     if edited and prior is not None:
         import copy
+        from liuren.knowledge.kbload import load_kb
+        k = load_kb(kb)
         for r in rules or ():
             p = copy.deepcopy(prior)
-            # (a named row is edited in its table: the table's digest moves)
-            from liuren.knowledge.kbload import load_kb
-            k = load_kb(kb)
-            p["reuse"]["digests"]["rule:" + r if r in k.rules else "table:" + k.entries[r].table] = "edited"
+            d = p["reuse"]["digests"]
+            if r in k.rules:
+                d["rule:" + r] = "edited"       # a rule: its whole definition
+            else:
+                # a named row, edited as one edits a row: its text and where it lies (the cells
+                # that vary within the row, e.g. 財's 干 and 支), not the cells that name it (煞)
+                row = k.rows[r]
+                cells = [c for data in [row.data, *row.variant_data.values()] for c in data]
+                varying = {c for c in {c for x in cells for c in x} if len({str(x.get(c)) for x in cells}) > 1}
+                key = next(x for x in d if x.startswith(f"row:{row.table}:") and x.endswith(":" + r))
+                d[key] = ["edited"] + [v + ("-edited" if v.split("=", 1)[0] in varying else "") for v in d[key][1:]]
             runs.append((r + " (as edited)", p))
     for label, p in runs:
         r = label.split()[0]
@@ -345,6 +354,10 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=Fa
                 print(f"        missing: {k}")
             for k in sorted(mine - full)[:5]:
                 print(f"        extra: {k}")
+        if one.get("judged_again") is not None or one.get("judged_over_space"):
+            print(f"      the edit's cone: {len(one.get('judged_again') or [])} entries judged again on its boards; "
+                  f"{len(one.get('judged_over_space') or [])} met rules judged over the space; "
+                  f"{one.get('question_boards_as_base', 0):,} question boards taken as their base boards", flush=True)
         steps = "; ".join(f"{k} {v:.1f} s" for k, v in (one.get("steps") or {}).items())
         print(f"      where it fires {'from the saved run' if one.get('firings_reused') else 'judged'}; "
               f"{one['firing_counts'].get(r.split()[0], 0):,} boards; {len(one.get('met', [])):,} met; per step: {steps}",

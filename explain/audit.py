@@ -311,12 +311,23 @@ def _work(args):
     prev = None
     i = start
     reads = _entry_reads()
+    # each 吉/凶 judgment by subject, as the pairs below are counted: (entry, tone, subject) -> runs of
+    # boards [(first, after last)] (a later --rules intersects an edited rule's with them)
+    by_subject, open_at = defaultdict(list), {}
     for i, b in enumerate(boards, start):
         lesson = SPACE.plate_key(b)
         walk.judge(i, b, incremental=(lesson == prev), net=net)
         prev = lesson
         dim = SPACE.dim_of(b)
-        for x, items in walk.subjects().items():
+        subjects = walk.subjects()
+        now = {(r, v, x) for x, items in subjects.items() for r, v in items}
+        for k in [k for k in open_at if k not in now]:
+            by_subject[k].append((open_at.pop(k), i))
+        for k in now:
+            if k not in open_at:
+                open_at[k] = i
+        # (subjects in order: a pair's first board and subject is the smallest, whoever counts it)
+        for x, items in sorted(subjects.items()):
             if len(items) < 2:
                 continue
             good = sorted(r for r, v in items if v == "吉")
@@ -333,7 +344,9 @@ def _work(args):
                         if p[1] is None:
                             p[1] = (i, x)
     walk.close(i + 1)
-    return dict(walk.ranges), {k: tuple(v) for k, v in pairs.items()}
+    for k, a in open_at.items():
+        by_subject[k].append((a, i + 1))
+    return dict(walk.ranges), {k: tuple(v) for k, v in pairs.items()}, dict(by_subject)
 
 
 def _carried_types():
@@ -403,11 +416,13 @@ def _tasks(boards, procs, start=0, net=None):
 
 
 def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, label="audit", nets=None,
-              shared=None):
+              shared=None, subjects=False):
     """Judge the boards on the workers: (fired_at {entry: sorted board indices}, co-firing pairs
     {(a, b): (boards, (first board, subject))}).  `nets`: [(first board, after last, net)] — the
     boards of a range judged by the network `net` (see _net_engine) instead of the whole one.
-    `shared`: worker_shared(kb) when the caller has it (else each worker works it out)."""
+    `shared`: worker_shared(kb) when the caller has it (else each worker works it out).
+    `subjects`: also, third, where each 吉/凶 judgment is in force by subject (as the pairs are
+    counted: after inheritance and 不實) — {(entry, tone, subject): sorted board indices}."""
     procs = procs or min(os.cpu_count() or 1, 2) if os.cpu_count() else 1
     tasks = []
     ranges = nets or [(0, len(boards), None)]
@@ -416,7 +431,7 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
             tasks.append((a, boards[a:b], net))       # a question's boards: one network, one worker
         else:
             tasks += _tasks(boards[a:b], procs, a, net)
-    fired_at, pairs = defaultdict(list), {}
+    fired_at, pairs, by_subject = defaultdict(list), {}, defaultdict(list)
     t0 = time.time()
     done = 0
     ctx = mp.get_context("fork") if sys.platform != "win32" else mp.get_context()
@@ -424,12 +439,17 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
     procs = max(1, min(procs, len(tasks)))      # no worker started for nothing
     with ctx.Pool(procs, initializer=_init,
                   initargs=(kb_dir, tuple(sorted((variants or {}).items())), whole, shared)) as pool:
-        for f, p in pool.imap_unordered(_work, tasks):
+        for f, p, sub in pool.imap_unordered(_work, tasks):
             for k, runs in f.items():           # runs of consecutive boards: (first, after last)
                 at = fired_at[k]
                 for a, b in runs:
                     at.extend(range(a, b))
             merge_pairs(pairs, p)
+            if subjects:
+                for k, runs in sub.items():
+                    at = by_subject[k]
+                    for a, b in runs:
+                        at.extend(range(a, b))
             done += 1
             if progress:
                 n = sum(len(t[1]) for t in tasks[:done])
@@ -439,6 +459,9 @@ def run_space(boards, kb_dir=None, variants=None, procs=None, progress=True, lab
                 sys.stderr.flush()
     if progress:
         sys.stderr.write("\n")
+    if subjects:
+        return ({k: sorted(v) for k, v in fired_at.items()}, pairs,
+                {k: sorted(v) for k, v in by_subject.items()})
     return {k: sorted(v) for k, v in fired_at.items()}, pairs
 
 
@@ -1218,7 +1241,7 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
             # (--rules: the questions whose network holds one of those rules — a rule, or a
             # family rule reporting a named row — as the full run judges their boards: where
             # they fire there, they meet the rules the question brings out)
-            fams = {x: {r for r in closure_of({x}) if kb.rules[r].as_var} for x in rules if x not in kb.rules}
+            fams = {x: row_reporters(kb, x) for x in rules if x not in kb.rules}
         for q, ids in sorted(gated.items()):
             closure = closure_of(ids)
             if rules is not None and not any(x in ids or x in closure or fams.get(x, set()) & closure
@@ -1255,14 +1278,19 @@ def audit(kb_dir=None, months="all", daynight="both", options=None, procs=None, 
         return audit_rules(kb, kb_dir, rules, boards, n_main, nets, procs, progress, dims, qspaces, t0,
                            dict(months=months, daynight=daynight, options=options or {}, days=days, question=question),
                            read, prior, key, saved_boards, closure_of, worker_shared(kb, read))
-    fired_at, pairs = run_space(boards, kb_dir, None, procs, progress, nets=nets, shared=worker_shared(kb, read))
+    fired_at, pairs, by_subject = run_space(boards, kb_dir, None, procs, progress, nets=nets,
+                                            shared=worker_shared(kb, read), subjects=True)
     # where each entry fired, for a later --rules (kept beside the saved run, not in the report)
     firing_sets = {"layout": {"dims": main_dims, "questions": sorted(qspaces), "nq": nq},
                    "boards": len(boards), "sets": {k: _pack(v, len(boards)) for k, v in fired_at.items()
                                                    if k in kb.entries},
                    # every co-firing pair of opposite tones on one subject: [a, b, boards, first board,
                    # subject] (so that --rules reads an unchanged rule's conflicts instead of judging them)
-                   "pairs": [[a, b, n, ex[0], ex[1]] for (a, b), (n, ex) in sorted(pairs.items())]}
+                   "pairs": [[a, b, n, ex[0], ex[1]] for (a, b), (n, ex) in sorted(pairs.items())],
+                   # each 吉/凶 judgment's boards by subject (after inheritance and 不實, as the pairs
+                   # are counted): {entry: {subject: bitmap}} (so that an edited rule's pairs with an
+                   # unchanged judgment are an intersection, not a judging of the whole network)
+                   "subjects": _pack_subjects(by_subject, len(boards))}
     rep = analyse(kb, boards, fired_at, pairs, n_main, kb_dir, examples, read=read)
     rep["space"].update({"months": months, "daynight": daynight, "options": options or {}, "days": days,
                          "question": question, "wide": wide, "varied": dims, "question_spaces": qspaces,
@@ -1287,6 +1315,14 @@ def _pack(indices, n):
     for i in indices:
         bits[i >> 3] |= 1 << (i & 7)
     return base64.b64encode(zlib.compress(bytes(bits), 6)).decode("ascii")
+
+
+def _pack_subjects(by_subject, n):
+    """{entry: {tone: {subject: bitmap}}}"""
+    out = defaultdict(lambda: defaultdict(dict))
+    for (e, tone, x), v in sorted(by_subject.items()):
+        out[e][tone][x] = _pack(v, n)
+    return {e: dict(t) for e, t in out.items()}
 
 
 def _unpack(text):
@@ -1326,17 +1362,34 @@ def definition_digests(kb):
 
     def h(x):
         return hashlib.sha256(json.dumps(x, ensure_ascii=False, sort_keys=True, default=str).encode()).hexdigest()[:20]
-    out = {}
+    out = {"kb:format": "rows-2"}
     for r in kb.rules.values():
         out["rule:" + r.id] = h([r.kind, r.name, dict(r.meta), r.when, r.then, r.as_var, r.about])
     for t in kb.tables.values():
-        out["table:" + t.id] = h([t.kind, t.columns, {k: v for k, v in t.meta.items() if k != "rows"},
-                                  [[row.id, dict(row.meta), row.data, row.variant_data] for row in t.rows]])
+        # a table: its columns, metadata and which rows it has, in order; each row apart (its
+        # metadata, then each column's cells), so that an edit of one row's cells tells which
+        # columns moved (see _unchanged)
+        keys = [_row_key(row, i) for i, row in enumerate(t.rows)]
+        out["table:" + t.id] = h([t.kind, t.columns, t.fact_type, {k: v for k, v in t.meta.items() if k != "rows"},
+                                  keys])
+        for key, row in zip(keys, t.rows):
+            cols = sorted({c for data in [row.data, *row.variant_data.values()] for cells in data for c in cells})
+            facts = [cells for data in [row.data, *row.variant_data.values()] for cells in data]
+            # (a column by the values its facts take, whatever their number: adding a 支 to a
+            # row's `each` moves its 支 column, not its 煞)
+            out[f"row:{t.id}:{key}"] = [h([row.id, dict(row.meta)])[:12]] + [
+                c + "=" + h(sorted({json.dumps(x.get(c, "\0missing"), ensure_ascii=False, sort_keys=True, default=str)
+                                    for x in facts}))[:12]
+                for c in cols]
     # what any rule may read beside its own definition: the macros its conditions name, the
     # questions and their aliases, the options, the declared and derived fact types
     out["kb:shared"] = h([kb.macros, kb.questions, kb.question_aliases, kb.options, kb.declared,
                           {k: sorted(v, key=str) for k, v in kb.derived.items()}])
     return out
+
+
+def _row_key(row, i):
+    return row.id or f"#{i}"
 
 
 def reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, questions, question_boards):
@@ -1348,32 +1401,377 @@ def reuse_key(kb, kb_dir, months, daynight, options, days, question, wide, quest
     root = str(pathlib.Path(kb_dir or packaged_kb_dir()).resolve())
     space = json.dumps([str(months), daynight, sorted((options or {}).items()), days, question, bool(wide),
                         bool(questions), question_boards], ensure_ascii=False)
-    return {"space": space, "code": _firing_code_digest(), "kb": root, "digests": definition_digests(kb)}
+    return {"space": space, "code": _firing_code_digest(), "kb": root, "digests": definition_digests(kb),
+            "produces": _produces(kb)}
+
+
+def _produces(kb):
+    """{rule: the fact types it concludes}: what an edited rule may have asserted before the edit."""
+    from liuren.knowledge.kblint import _thens
+    out = {}
+    for r in kb.rules.values():
+        ts = {t for then in _thens(r) for it in (then if isinstance(then, list) else [then])
+              if isinstance(it, dict) for t in it}
+        if ts:
+            out[r.id] = sorted(ts)
+    return out
 
 
 def _unchanged(kb, prior, key, closure_of):
-    """A test `unchanged(entry)`: is the entry's network — the rules of its dependency closure and
-    the tables they read — defined as it was in the saved full run `prior`, whose space, code and
-    KB folder are this run's?  (None when nothing of the saved run holds here.)"""
+    """A test `unchanged(entry)`: may the entry fire where it fired in the saved full run `prior`,
+    whose space, code and KB folder are this run's?  It may not when its own definition moved,
+    or when it reads (through its conditions, its family rule or a judgment it rests on) a fact
+    an edit may have changed: see _Impact, which follows an edited rule's conclusions and an
+    edited row's facts, value by value, to what reads them.  (None when nothing of the saved run
+    holds here.)  `unchanged.defeated`: the judgments a 不實 may now be asserted of otherwise
+    (None: any)."""
     if not prior or not key or not isinstance(prior.get("reuse"), dict):
         return None
     old = prior["reuse"]
     if old.get("space") != key["space"] or old.get("code") != key["code"] or old.get("kb") != key["kb"]:
         return None
     then, now = old.get("digests") or {}, key["digests"]
+    if then.get("kb:format") != now.get("kb:format") or not isinstance(old.get("produces"), dict):
+        return None                      # saved by an older audit: its digests are not per row
     if any(k.startswith("table:") and k not in now for k in then):
         return None                      # a table gone: what read it is not known any more
     if then.get("kb:shared") != now.get("kb:shared"):
         return None                      # macros, questions, options: what every rule may read
-    changed = {k.split(":", 1)[1] for k in set(then) | set(now) if k.startswith("rule:") and then.get(k) != now.get(k)}
-    types = {kb.tables[k.split(":", 1)[1]].fact_type for k in now
-             if k.startswith("table:") and then.get(k) != now.get(k)}
+    rules = {k.split(":", 1)[1] for k in set(then) | set(now) if k.startswith("rule:") and then.get(k) != now.get(k)}
+    seeds, touched, entries = [], set(), set()
+    for t in kb.tables.values():
+        if then.get("table:" + t.id) != now.get("table:" + t.id):
+            # its columns or rows as a whole: every fact of it, every row of it
+            seeds.append((t.fact_type, {}))
+            touched.add(t.fact_type)
+            entries |= {row.id for row in t.rows if row.id}
+            continue
+        for i, row in enumerate(t.rows):
+            k = f"row:{t.id}:{_row_key(row, i)}"
+            a, b = then.get(k), now.get(k)
+            if a == b:
+                continue
+            if not isinstance(a, list) or not a or a[0] != b[0]:
+                if row.id:
+                    entries.add(row.id)  # its name, tone, reading …: the entry itself
+            cols_a = dict(x.split("=", 1) for x in (a or [])[1:]) if isinstance(a, list) else {}
+            cols_b = dict(x.split("=", 1) for x in b[1:])
+            if cols_a != cols_b:
+                # its facts: a column whose cells are as they were keeps its values; the others
+                # may have had any value before
+                sig = {}
+                for c, d in cols_b.items():
+                    if cols_a.get(c) == d:
+                        vals = {cells.get(c) for data in [row.data, *row.variant_data.values()] for cells in data}
+                        try:
+                            sig[c] = frozenset(vals)
+                        except TypeError:
+                            pass
+                if row.id:
+                    sig["id"] = frozenset([row.id])
+                seeds.append((t.fact_type, sig))
+                touched.add(t.fact_type)
+    impact = _impact(kb)
+    affected, defeated = impact.run(seeds, rules, entries, old["produces"], touched)
 
     def unchanged(y):
-        rules = closure_of({y})
-        return not (rules & changed or any(t in types for r in rules for t in closure_of.reads[r][0]))
-    unchanged.nothing_changed = not changed and not types
+        return y not in affected
+    unchanged.nothing_changed = not affected and not seeds
+    unchanged.affected = affected
+    unchanged.defeated = defeated
     return unchanged
+
+
+def _impact(kb):
+    imp = kb.__dict__.get("_audit_impact")
+    if imp is None:
+        imp = kb.__dict__["_audit_impact"] = _Impact(kb)
+    return imp
+
+
+def row_closure(kb, closure_of, ids):
+    """The rules a set of entries rests on: for a row, the family rules that may report it —
+    those its facts (and any fact carrying its id) reach, worked out by _Impact —, and what they
+    rest on (value_closure)."""
+    rules = {x for x in ids if x in kb.rules}
+    rows = [x for x in ids if x not in kb.rules and x in kb.rows]
+    for x in rows:
+        rules |= row_reporters(kb, x)
+    return value_closure(kb, closure_of, rules) if rules else set()
+
+
+def value_closure(kb, closure_of, rules):
+    """What `rules` rest on, as closure_of, but a rule that concludes a fact type only with
+    values none of the patterns reading it can match (`見: {據: 星}` for a pattern
+    `見: {據: [日干, 日支]}`) is not taken in for it.  A rule reading 判 takes closure_of's."""
+    imp = _impact(kb)
+    producers = imp.__dict__.get("_producers")
+    if producers is None:
+        producers = imp._producers = defaultdict(list)
+        for rid, ts in imp.thens.items():
+            for t, fields in ts:
+                producers[t].append((rid, fields if isinstance(fields, dict) else {}))
+    out, todo = set(), list(rules)
+    while todo:
+        r = todo.pop()
+        if r in out or r not in kb.rules:
+            continue
+        ways = imp.ways.get(r)
+        if not ways or any(w is None for w in ways) or "判" in closure_of.reads[r][0]:
+            out |= closure_of({r})
+            continue
+        out.add(r)
+        for pos, neg in ways:
+            for t, fields in pos + neg:
+                for p, pf in producers.get(t, ()):
+                    if p not in out and all(_Impact._allows(v, None if _Impact._var(pf.get(f)) or f not in pf
+                                                           or not isinstance(pf.get(f), (str, int, float))
+                                                           else {pf[f]}) for f, v in fields.items()):
+                        todo.append(p)
+    return out
+
+
+def row_reporters(kb, x):
+    """The family rules that may report the row x: those its facts, and any fact carrying its
+    id, reach (see _Impact)."""
+    impact = _impact(kb)
+    seeds = []
+    for t in kb.tables.values():
+        for row in t.rows:
+            for data in [row.data, *row.variant_data.values()]:
+                for cells in data:
+                    f = dict(cells)
+                    if row.id:
+                        f["id"] = row.id
+                    if any(v == x for v in f.values()):
+                        try:
+                            seeds.append((t.fact_type, {c: frozenset([v]) for c, v in f.items()}))
+                        except TypeError:
+                            seeds.append((t.fact_type, {}))
+    for ts in impact.thens.values():
+        for t, fields in ts:
+            if isinstance(fields, dict) and x in fields.values():
+                seeds.append((t, {c: frozenset([v]) for c, v in fields.items() if v == x}))
+    impact.run(seeds, (), (), {}, set())
+    return {f for f, rep in impact.reports.items() if x in rep}
+
+
+class _Impact:
+    """What an edit can move, worked out from the KB's conditions, value by value: the facts it
+    may change (a fact type and, for each field, the values such a fact may have — None: any),
+    carried from the rules that read them to what those rules conclude, the entries they report
+    and the 判 of the judgments among them.  A pattern reads a changed fact only where its
+    literal fields allow one of the values (`煞: 臨官` does not read the 煞 facts of the row 財); a
+    variable the pattern binds carries the values on (to a `then:` field, to the family rule's
+    row id), narrowed by the tables the same way through the condition joins (a table no edit
+    touched).  Anything it cannot tell (a calculation, a negation, an edited rule's old
+    conclusions) is taken as any value: the result may say too much, never too little."""
+
+    ANY = None
+
+    def __init__(self, kb):
+        from liuren.knowledge.conditions import dnf, expand_macros
+        from liuren.knowledge.kblint import _thens, _whens
+        import itertools
+        self.kb = kb
+        self.readers = defaultdict(set)         # fact type -> rules with a pattern on it
+        self.ways = {}                          # rule -> [(positive patterns, negated patterns)]
+        self.thens = {}
+        counter = itertools.count()
+        for r in kb.rules.values():
+            ways = []
+            for w in _whens(r):
+                try:
+                    for pats, _tests, negs in dnf(expand_macros(w, kb.macros, counter)):
+                        neg = [p for n in negs for p in self._patterns(n)]
+                        pos = [(t, f) for t, f in pats if isinstance(f, dict)]
+                        ways.append((pos, neg))
+                        for t, _f in pos + neg:
+                            self.readers[t].add(r.id)
+                except Exception:  # noqa: BLE001 — a malformed condition: read as "anything"
+                    ways.append(None)
+                    for t in self._types(r):
+                        self.readers[t].add(r.id)
+            self.ways[r.id] = ways
+            self.thens[r.id] = [(t, f) for then in _thens(r) for it in (then if isinstance(then, list) else [then])
+                                if isinstance(it, dict) for t, f in it.items()]
+        self.static = defaultdict(list)         # fact type -> its table facts (variants included)
+        for t in kb.tables.values():
+            for row in t.rows:
+                for data in [row.data, *row.variant_data.values()]:
+                    for cells in data:
+                        f = dict(cells)
+                        if row.id:
+                            f["id"] = row.id
+                        self.static[t.fact_type].append(f)
+        self.produced = {t for ts in self.thens.values() for t, _ in ts} | {"判"}
+
+    def _types(self, r):
+        from liuren.knowledge.kblint import _reads
+        return _reads(self.kb, r)[0]
+
+    def _patterns(self, cond):
+        if isinstance(cond, list):
+            for c in cond:
+                yield from self._patterns(c)
+            return
+        if not isinstance(cond, dict):
+            return
+        for k, v in cond.items():
+            if k == "macro" or k == "test":
+                continue
+            if k in ("all", "any", "not"):
+                yield from self._patterns(v)
+            elif isinstance(v, dict):
+                yield (k, v)
+
+    @staticmethod
+    def _var(v):
+        return isinstance(v, str) and v.startswith("$")
+
+    @classmethod
+    def _allows(cls, v, values):
+        """Can a pattern's field `v` match a fact whose field has one of `values` (None: any)?"""
+        if values is None or cls._var(v):
+            return True
+        if isinstance(v, list):
+            return any(x in values for x in v if isinstance(x, (str, int, float)))
+        if isinstance(v, (str, int, float)):
+            return v in values
+        return True                     # {not: …} and the like: taken as able to
+
+    def _env(self, fields, sig):
+        env = {}
+        for f, v in fields.items():
+            if self._var(v):
+                got = sig.get(f) if sig is not None else None
+                if v in env and env[v] is not None and got is not None:
+                    env[v] = env[v] & got
+                elif v not in env or env[v] is None:
+                    env[v] = got
+        return env
+
+    def _narrow(self, env, pos, touched):
+        """Narrow `env` by the table patterns of the same way (tables no edit touched): the values
+        their rows allow.  None when no row can join."""
+        for t, fields in pos:
+            if t not in self.static or t in touched or t in self.produced:
+                continue
+            rows = []
+            for f in self.static[t]:
+                ok = True
+                for c, v in fields.items():
+                    if c not in f:
+                        continue        # (a cell the row leaves out: taken as able to join)
+                    if self._var(v):
+                        ok = env.get(v) is None or f[c] in env[v]
+                    else:
+                        ok = self._allows(v, {f[c]})
+                    if not ok:
+                        break
+                if ok:
+                    rows.append(f)
+            if not rows:
+                return None
+            for c, v in fields.items():
+                if self._var(v):
+                    if any(c not in f for f in rows):
+                        continue
+                    vals = {f[c] for f in rows}
+                    env[v] = vals if env.get(v) is None else env[v] & vals
+        return env
+
+    def run(self, seeds, rules_changed, entries_changed, old_produces, touched):
+        """The entries whose firings may differ, and the judgments a changed 不實 may name (None:
+        any).  `seeds`: [(fact type, {field: values | None})] changed facts; `rules_changed`:
+        rules defined otherwise (all they conclude, now or before, taken as changed);
+        `entries_changed`: entries whose own definition moved (a row's name or tone)."""
+        from liuren.knowledge.facts import JUDGMENT_KINDS
+        kb = self.kb
+        affected = set(entries_changed)
+        defeated = set()
+        self.reports = defaultdict(set)         # family rule -> the rows it may report otherwise
+        seen = defaultdict(list)
+        todo = list(seeds)
+        for e in entries_changed:
+            if e in kb.entries and kb.entries[e].kind in JUDGMENT_KINDS:
+                todo.append(("判", {"規": frozenset([e])}))
+        for r in rules_changed:
+            affected.add(r)
+            types = set(old_produces.get(r, ())) | {t for t, _ in self.thens.get(r, ())}
+            todo += [(t, {}) for t in types]
+            rule = kb.rules.get(r)
+            if rule is not None and rule.as_var:
+                affected |= set(kb.entries)     # an edited family: any row it reports
+                todo.append(("判", {}))
+            else:
+                todo.append(("判", {"規": frozenset([r])}))
+        while todo:
+            t, sig = todo.pop()
+            if t == "不實":
+                v = sig.get("規")
+                if v is None:
+                    defeated = None
+                elif defeated is not None:
+                    defeated |= v
+            if sig in seen[t]:
+                continue
+            seen[t].append(sig)
+            for rid in self.readers.get(t, ()):
+                for out, reports in self._reader(rid, t, sig, touched):
+                    affected.add(rid)
+                    rule = kb.rules[rid]
+                    if rule.as_var:
+                        rep = reports.get(rule.as_var)
+                        rep = set(kb.entries) if rep is None else {x for x in rep if x in kb.entries}
+                        self.reports[rid] |= rep
+                    else:
+                        rep = {rid}
+                    affected |= rep
+                    judg = {x for x in rep | {rid} if kb.entries.get(x) is not None
+                            and (kb.entries[x].kind in JUDGMENT_KINDS or rule.kind in JUDGMENT_KINDS)}
+                    if judg:
+                        if rule.as_var is None or reports.get(rule.as_var) is not None:
+                            todo.append(("判", {"規": frozenset(judg)}))
+                        else:
+                            todo.append(("判", {}))
+                    todo += out
+        return affected, defeated
+
+    def _reader(self, rid, t, sig, touched):
+        """For each way rule `rid` may read a changed fact of type t with fields `sig`: (the
+        facts it may then conclude otherwise, the values of its variables)."""
+        ways = self.ways.get(rid) or [None]
+        outs = []
+        for way in ways:
+            if way is None:             # not understood: anything
+                outs.append(({}, True))
+                continue
+            pos, neg = way
+            for tt, fields in pos:
+                if tt == t and all(self._allows(v, sig.get(f)) for f, v in fields.items()):
+                    env = self._narrow(self._env(fields, sig), pos, touched)
+                    if env is not None:
+                        outs.append((env, False))
+            if any(tt == t and all(self._allows(v, sig.get(f)) for f, v in fields.items()) for tt, fields in neg):
+                env = self._narrow({}, pos, touched)
+                if env is not None:
+                    outs.append((env, False))
+        for env, anything in outs:
+            facts = []
+            for tt, fields in self.thens.get(rid, ()):
+                if anything or not isinstance(fields, dict):
+                    facts.append((tt, {}))
+                    continue
+                o = {}
+                for f, v in fields.items():
+                    if self._var(v):
+                        if env.get(v) is not None:
+                            o[f] = frozenset(env[v])
+                    elif isinstance(v, (str, int, float)):
+                        o[f] = frozenset([v])
+                facts.append((tt, o))
+            yield facts, ({} if anything else env)
 
 
 _BITS = [tuple(k for k in range(8) if byte >> k & 1) for byte in range(256)]
@@ -1460,6 +1858,143 @@ def _step2_unchanged(kb, ids, unchanged, closure_of):
     return True
 
 
+def _step2_partial_ok(kb, saved, saved_pairs, unchanged, mine):
+    """Can step 2 judge only the edit's cone?  A saved run with the boards by subject (and every
+    board where the audited rules fire among its boards), and an edit whose 不實 names are known."""
+    if saved is None or unchanged is None or not isinstance(saved_pairs, list):
+        return False
+    if not isinstance(saved.sets.get("subjects"), dict) or getattr(unchanged, "defeated", None) is None:
+        return False
+    return all(i in saved.back for i in mine)
+
+
+def _defeaters(kb, targets):
+    """The rules that may assert 不實 of one of `targets` (a 規 written as one of them, or a variable)."""
+    from liuren.knowledge.kblint import _thens
+    out = set()
+    for r in kb.rules.values():
+        for then in _thens(r):
+            for it in (then if isinstance(then, list) else [then]):
+                if isinstance(it, dict) and "不實" in it:
+                    v = (it["不實"] or {}).get("規") if isinstance(it["不實"], dict) else None
+                    if not isinstance(v, str) or v.startswith("$") or v in targets:
+                        out.add(r.id)
+    return out
+
+
+def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closure_of, procs, progress, shared,
+                   read):
+    """Step 2 of audit_rules after an edit, on the edit's cone: (pairs of the audited entries,
+    the entries firing on their boards, where each of those fires among them)."""
+    import bisect
+    ents = kb.entries
+    D = set(ids) | {e for e in unchanged.affected if e in ents} | {e for e in unchanged.defeated if e in ents}
+    rules = row_closure(kb, closure_of, D | _defeaters(kb, D))
+    # (a question's boards that fire as their base boards: not judged again, see _question_aliases)
+    alias, kept = _question_aliases(kb, boards, nets[0][1], nets, rules, closure_of)
+    on = set(mine)
+    alias = {i: j for i, j in alias.items() if i in on}
+    if any(j not in on for j in alias.values()):
+        alias, kept = {}, list(nets[1:])
+    walk = [i for i in mine if i not in alias]
+    sub = [boards[i] for i in walk]
+    sub_nets = [(bisect.bisect_left(walk, a), bisect.bisect_left(walk, b), _net_within(rules, net))
+                for a, b, net in nets[:1] + kept]
+    sub_nets = [(a, b, net) for a, b, net in sub_nets if b > a and net[1]]
+    fired2, pairs2, subj2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
+                                      shared=shared, subjects=True) if sub_nets else ({}, {}, {})
+    # in this run's board indices, the aliased question boards with their base boards' firings
+    back = walk
+    fired2 = {e: [back[j] for j in js] for e, js in fired2.items()}
+    subj2 = {k: [back[j] for j in js] for k, js in subj2.items()}
+    pairs = {k: (c, (back[ex[0]], ex[1])) for k, (c, ex) in pairs2.items()
+             if (k[0] in ids or k[1] in ids) and k[0] in D and k[1] in D}
+    if alias:
+        by_base = defaultdict(list)
+        for i, j in alias.items():
+            by_base[j].append(i)
+        for e, js in fired2.items():
+            js.extend([i for j in js if j in by_base for i in by_base[j]])
+        items_at = defaultdict(lambda: defaultdict(list))     # base board -> subject -> [(entry, tone)]
+        for (e, tone, x), js in subj2.items():
+            js.extend([i for j in js if j in by_base for i in by_base[j]])
+            if e in D:
+                for j in js:
+                    if j in by_base:
+                        items_at[j][x].append((e, tone))
+        for j, subjects_j in items_at.items():
+            for x, items in sorted(subjects_j.items()):
+                good = sorted(e for e, v in items if v == "吉")
+                bad = sorted(e for e, v in items if v == "凶")
+                for ra in good:
+                    for rc in bad:
+                        if ra != rc and (ra in ids or rc in ids):
+                            k = (ra, rc) if ra < rc else (rc, ra)
+                            for i in by_base[j]:
+                                c, ex = pairs.get(k, (0, None))
+                                pairs[k] = (c + 1, (i, x) if ex is None else min(ex, (i, x)))
+    # pairs of an audited entry with a judgment outside D: its boards by subject & the saved ones
+    reads = (shared or {}).get("reads") or SPACE.entry_reads(kb, read)
+    dim_masks = defaultdict(list)
+    for i in mine:
+        dim_masks[_dim_of(boards[i])].append(i)
+    dim_masks = {d: saved.mask(v) for d, v in dim_masks.items()}
+    subjects = saved.sets["subjects"]
+    opposite = {"吉": "凶", "凶": "吉"}
+    for a in ids:
+        mine_a = defaultdict(list)           # (tone, subject) -> this run's boards
+        for (e, tone, x), js in subj2.items():
+            if e == a:
+                mine_a[(tone, x)].extend(js)
+        if not mine_a:
+            continue
+        bits_a = {k: saved.mask(v) for k, v in mine_a.items()}
+        for y, tones in subjects.items():
+            if y in D or y == a:
+                continue
+            allowed = None
+            for (tone, x), va in bits_a.items():
+                packed = (tones.get(opposite.get(tone)) or {}).get(x)
+                if not packed:
+                    continue
+                if allowed is None:
+                    ds = set(reads.get(a, ())) | set(reads.get(y, ()))
+                    allowed = 0
+                    for d, m in dim_masks.items():
+                        if d is None or d in ds:
+                            allowed |= m
+                v = va & _bits_of(packed) & allowed
+                if not v:
+                    continue
+                n = bin(v).count("1")
+                first = (saved.here[(v & -v).bit_length() - 1], x)
+                k = (a, y) if a < y else (y, a)
+                if k in pairs:
+                    c, ex = pairs[k]
+                    pairs[k] = (c + n, min(ex, first))
+                else:
+                    pairs[k] = (n, first)
+    # the entries firing on those boards: the walk's for those the edit may move, the saved
+    # run's for the others
+    m = saved.mask(mine)
+    on_all = {}
+    for y in saved.sets["sets"]:
+        if y in ents and y not in ids and unchanged(y):
+            v = saved.bits(y) & m
+            if v:
+                on_all[y] = saved.indices(v)
+    for y, js in fired2.items():
+        if y in ents and y not in ids and not unchanged(y) and js:
+            on_all[y] = sorted(js)
+    return pairs, set(on_all), on_all, sorted(D)
+
+
+def _bits_of(packed):
+    import base64
+    import zlib
+    return int.from_bytes(zlib.decompress(base64.b64decode(packed)), "little")
+
+
 def _prior_counts(kb, prior, key, closure_of, candidates):
     """From a saved full run (`prior`, as slim() keeps it) whose space, code and KB folder are this
     run's: {rule: (own count, universe)} for each candidate whose network is unchanged since
@@ -1497,6 +2032,41 @@ def _prior_firings(prior, ids, unchanged, boards, saved_boards):
     return out
 
 
+def _question_aliases(kb, boards, n_main, nets, rules, closure_of):
+    """({question board: its base board}, the question ranges still to judge) for a network of
+    `rules`: a question's boards are its base boards with the question asked, so where the
+    question's network holds every one of `rules` and none of them reads the question, they
+    fire there as on the base board (the full run judged them by that network)."""
+    if any("問" in closure_of.reads[r][0] for r in rules if r in closure_of.reads):
+        return {}, list(nets[1:])
+
+    def key(b):
+        return tuple(sorted((k, v) for k, v in b.items() if k != "question"))
+    base_at = None
+    alias, kept = {}, []
+    for a, b, net in nets[1:]:
+        if net is None or net[1] is None or not set(rules) <= set(net[1]):
+            kept.append((a, b, net))
+            continue
+        if base_at is None:
+            base_at = {key(x): i for i, x in enumerate(boards[:n_main]) if _dim_of(x) is None}
+        got = {i: base_at.get(key(boards[i])) for i in range(a, b)}
+        if None in got.values():
+            kept.append((a, b, net))
+        else:
+            alias.update(got)
+    return alias, kept
+
+
+def _net_within(rules, net):
+    """The network of `rules` for a range of boards the full run judged by `net` (None: the whole
+    network; (question, rules): that question's network): on a question's boards, only those of
+    them the question's network holds (the full run judged nothing else there)."""
+    if net is None or net[1] is None:
+        return ((net[0] if net else None), tuple(sorted(rules)))
+    return (net[0], tuple(sorted(set(rules) & set(net[1]))))
+
+
 def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read,
                 prior=None, key=None, saved_boards=None, closure_of=None, shared=None):
     """`liuren audit --rules ID…`: those entries and the rules they meet, on the cone of the edit.
@@ -1525,26 +2095,39 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     # else judged by a network of what they rest on
     fired1 = _prior_firings(prior, ids, unchanged, boards, saved_boards) if saved_boards else {}
     todo = [x for x in ids if x not in fired1]
+    walked1, closure1 = {}, set()        # every entry step 1's walk judged, with where it fired
+    aliased = 0
     if todo:
-        closure = closure_of(set(todo))
-
-        def net_for(net):
-            return ((net[0] if net else None), tuple(sorted(closure)))
+        closure = closure1 = row_closure(kb, closure_of, set(todo))
+        net_for = functools.partial(_net_within, closure)
         need1 = {d for r in closure for d in read.get(r, ())}
         keep1 = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need1
                  or (_dim_of(b) == "year" and "person" in need1)]
         n1 = len(keep1)
-        keep1 += list(range(n_main, len(boards)))
-        nets1 = [(a - n_main + n1, b - n_main + n1, net_for(net)) for a, b, net in nets[1:]]
+        # a question's boards where its network holds all of this one and none of it reads the
+        # question: each fires as its base board does (the same board without the question)
+        alias, kept = _question_aliases(kb, boards, n_main, nets, closure, closure_of)
+        aliased += len(alias)
+        nets1 = []
+        for a, b, net in kept:
+            if net_for(net)[1]:         # (none of it in the question's network: nothing fires there)
+                nets1.append((len(keep1), len(keep1) + b - a, net_for(net)))
+                keep1 += list(range(a, b))
         walked, _ = run_space([boards[i] for i in keep1], kb_dir, None, procs, progress, "rules 1/3",
                               nets=[(0, n1, net_for(None))] + nets1, shared=shared)
-        for x in todo:
+        # (every entry the walk reports, not only the audited ones: a met rule among them needs
+        # no judging again in step 3; one that never fired there fires nowhere)
+        for x in set(walked) | set(todo):
             got = [keep1[j] for j in walked.get(x, [])]
             main_got = _fill_dims(boards, n_main, [i for i in got if i < n_main], need1)
-            fired1[x] = main_got + [i for i in got if i >= n_main]
+            on = set(main_got)
+            walked1[x] = sorted(main_got + [i for i in got if i >= n_main] + [i for i, j in alias.items() if j in on])
+        for x in todo:
+            fired1[x] = walked1[x]
     steps["1 where they fire"] = round(time.time() - t1, 1)
     t1 = time.time()
     mine = sorted({i for x in ids for i in fired1.get(x, ())})
+    judged_again = None
     saved = _saved_sets(prior, boards, saved_boards) if unchanged is not None else None
     saved_pairs = saved.sets.get("pairs") if saved is not None else None
     step2_read = (isinstance(saved_pairs, list) and _step2_unchanged(kb, ids, unchanged, closure_of))
@@ -1565,6 +2148,15 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
                     on_all[y] = saved.indices(v)
         met = set(on_all)
         steps["2 what they meet (saved run)"] = round(time.time() - t1, 1)
+    elif _step2_partial_ok(kb, saved, saved_pairs, unchanged, mine):
+        # 2. an edit since the saved run: only the judgments whose boards by subject it may move
+        # (D: the entries it may make fire otherwise, those a 不實 may now name otherwise, and the
+        # audited ones) are judged, with what they rest on and every rule that may defeat them,
+        # on the boards where the audited ones fire; their pairs with the others are the
+        # intersection of their boards by subject with the saved run's
+        pairs, met, on_all, judged_again = _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged,
+                                                          closure_of, procs, progress, shared, read)
+        steps["2 what they meet (edit's cone + saved run)"] = round(time.time() - t1, 1)
     else:
         # 2. the whole network (or the whole question network) on those boards
         sub = [boards[i] for i in mine]
@@ -1601,6 +2193,11 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
             if y in saved.sets["sets"] and unchanged(y):
                 fired[y] = saved.indices(saved.bits(y))
                 from_saved.add(y)
+    # a met rule step 1's network holds whole (itself and all it rests on): where that walk found it
+    for y in sorted((broad | narrow) - from_saved):
+        if closure1 and (y in closure1 if y in kb.rules else row_closure(kb, closure_of, {y}) <= closure1):
+            fired[y] = walked1.get(y, [])
+            from_saved.add(y)
     reused = _prior_counts(kb, prior, key, closure_of, (broad | narrow) - from_saved) if prior and key else {}
     # the rest: the broader ones judged over the space by a network of what they rest on; the
     # narrower ones of their kind would need what they rest on judged everywhere (the full audit)
@@ -1608,22 +2205,28 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     # (with no saved run, only those of the entries' kind are listed: the others are many)
     skipped = {y for y in narrow - set(reused) - from_saved if reused or from_saved or kb.entries[y].kind in kinds}
     if cand:
-        closure3 = closure_of(cand)
+        closure3 = row_closure(kb, closure_of, cand)
         # on the boards of the dimensions the candidates read; a board of another dimension
         # gives them what its base board gives
         need = {d for r in closure3 for d in read.get(r, ())}
         keep = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need
                 or (_dim_of(b) == "year" and "person" in need)]
-        keep += list(range(n_main, len(boards)))
-        sub3 = [boards[i] for i in keep]
-        nets3 = [(a - n_main + (len(keep) - (len(boards) - n_main)), b - n_main + (len(keep) - (len(boards) - n_main)),
-                  ((net[0] if net else None), tuple(sorted(closure3)))) for a, b, net in nets[1:]]
-        n3 = len(keep) - (len(boards) - n_main)
-        fired3, _ = run_space(sub3, kb_dir, None, procs, progress, "rules 3/3",
+        n3 = len(keep)
+        # (a question's boards on the part of this network the question's holds, or as their
+        # base boards: see step 1)
+        alias3, kept3 = _question_aliases(kb, boards, n_main, nets, closure3, closure_of)
+        nets3 = []
+        for a, b, net in kept3:
+            if _net_within(closure3, net)[1]:
+                nets3.append((len(keep), len(keep) + b - a, _net_within(closure3, net)))
+                keep += list(range(a, b))
+        fired3, _ = run_space([boards[i] for i in keep], kb_dir, None, procs, progress, "rules 3/3",
                               nets=[(0, n3, (None, tuple(sorted(closure3))))] + nets3, shared=shared)
         for y in cand:
             got = [keep[j] for j in fired3.get(y, [])]
-            fired[y] = _fill_dims(boards, n_main, got, need)
+            main_got = _fill_dims(boards, n_main, [i for i in got if i < n_main], need)
+            on = set(main_got)
+            fired[y] = sorted(main_got + [i for i in got if i >= n_main] + [i for i, j in alias3.items() if j in on])
     steps["3 the met rules' counts"] = round(time.time() - t1, 1)
     t1 = time.time()
     rep = analyse(kb, boards, fired, pairs, n_main, kb_dir, True, only=set(ids), read=read)
@@ -1637,6 +2240,10 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["firing_counts"] = {k: v for k, v in rep["firing_counts"].items() if k in keep}
     rep["met"] = sorted(met)
     rep["not_compared"] = sorted(skipped)
+    if judged_again is not None:
+        rep["judged_again"] = judged_again      # step 2's cone: the entries judged on their boards
+    rep["question_boards_as_base"] = aliased
+    rep["judged_over_space"] = sorted(cand)     # step 3: met rules judged over the space
     rep["counts_reused"] = len(reused) + len(from_saved)
     rep["firings_reused"] = sorted(x for x in ids if x not in todo)
     rep["space"].update(space, wide=True, varied=dims, question_spaces=qspaces, rules=ids,

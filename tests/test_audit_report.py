@@ -428,7 +428,7 @@ def test_rules_mode_judges_the_pairs_of_an_edited_rule(tmp_path):
     load_kb.cache_clear()
     one = audit(str(k), prior=str(saved), rules=["t-good"], **kw)
     after = audit(str(k), **kw)
-    assert "2 what they meet" in one["steps"] and "2 what they meet (saved run)" not in one["steps"]
+    assert ("2 what they meet (edit's cone + saved run)" in one["steps"]) and "2 what they meet (saved run)" not in one["steps"]
     assert _conflicts_of(one, "t-good") == _conflicts_of(after, "t-good") and _conflicts_of(one, "t-good")
     assert _findings_of(one, "t-good") == _findings_of(after, "t-good")
     # an unchanged rule beside the edit: the edited rule could meet it, so it is judged too

@@ -59,6 +59,17 @@ TEST_WORDS = {"eq": "{x} 即 {y}", "ne": "{x} 與 {y} 不同", "lt": "{x} 少於
               "gt": "{x} 多於 {y}", "ge": "{x} 不少於 {y}", "in": "{x} 在 {y} 之中", "notin": "{x} 不在 {y} 之中"}
 
 READS = "依「{t}」讀 {a}"
+PLACED = "{n}（據{k}）：{p}"     # a 神煞 row's own placement: 財（據日干）：甲乙 則 辰戌丑未，丙丁 則 申酉
+SEEN = "{a} 見於 {p}"        # kb/README.md: X 見於 P
+PLACE_ORDER = ["日干", "日支", "干上", "干陰", "支上", "支陰", "初傳", "中傳", "末傳", "占時", "本命", "行年"]
+
+
+def _place_order(p):
+    return (PLACE_ORDER.index(p) if p in PLACE_ORDER else len(PLACE_ORDER), p)
+
+
+def places_first(ww, v):
+    return (ww.places.get(v) or ["某"])[0]
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 
@@ -87,8 +98,9 @@ def _place_word(place, f):
 class _Way:
     """One way of the model worded: its variables named, its lines."""
 
-    def __init__(self, kb, m, w, ref, items=(), outer=None):
+    def __init__(self, kb, m, w, ref, items=(), outer=None, own=None):
         self.kb, self.m, self.w, self.ref = kb, m, w, ref
+        self.own = own                  # a row reached through its 源 (sourced): its cells give a value
         self.rule_items = list(items)
         self.outer = outer or {}                    # a negated body's outer variables: their names outside
         self.names = {}
@@ -141,9 +153,11 @@ class _Way:
                     elif f == "地":
                         add(v, f"{sky_name} 所臨")
         self.places = places
+        self.base_places = set(places)              # named by where they are read (not reached from another)
         self.derived = {}                           # variable -> (the variable it is reached from, link)
         self.by_gen = set()                         # 盤 atoms whose branch is named by its general
         self._derive(places)
+        self._own_names(places)
         # two variables read at the same choice of places (占時或日干或日支) are told apart in words
         firsts = {}
         for v, words in places.items():
@@ -185,6 +199,123 @@ class _Way:
                 self.names[v] = APART[min(i, len(APART) - 1)].format(base[1:])
             else:
                 self.names[v] = base
+
+    def _own_names(self, places):
+        """A row reached through its 源 (a 神煞 row): the value its cells give is named by the row (財,
+        天怪); what they are looked up by keeps the name of its place (日干, 月建); a choice of places the
+        value is read at is kept for the line that says where it is seen."""
+        self.own_link, self.own_keys, self.own_outs, self.seen_at, self.seen_name = None, [], [], {}, {}
+        self.own_said = set()
+        row = self.kb.rows.get(self.own) if self.own else None
+        if row is None:
+            return
+        board = {v for a in self.w.atoms for v in a.fields.values()}
+        for i, (t, fs) in enumerate(self.w.links):
+            rid = fs.get("id")
+            if rid == self.own or (_is_var(rid) or str(rid).startswith("~c")) and self.w.dom.get(rid) == {self.own}:
+                break
+        else:
+            return
+        self.own_link = i
+        self.seen_name = {}
+        for f, v in fs.items():
+            if f == "id" or not (_is_var(v) or str(v).startswith("~c")):
+                continue
+            d = self.w.dom.get(v)
+            if d is not None and len(d) == 1:
+                for a in self.w.atoms:              # a general the row is: 貴人 見於 … is where it rides
+                    if a.fact == "盤" and a.fields.get("將") == v and a.fields.get("天") in places:
+                        self.seen_name[a.fields["天"]] = row.name
+                        self.own_said.add(v)
+                continue
+            ws = places.get(v)
+            got = self.derived.get(v)
+            if ws and ONE_OF not in ws[0] and (v in self.base_places or got and got[1] != i):
+                self.own_keys.append((f, v))
+            elif v in board:
+                self.own_outs.append((f, v))
+        main = [x for x in self.own_outs if x[0] == "支"] or self.own_outs[:1]
+        for f, v in self.own_outs:
+            if v in places:
+                self.seen_at[v] = places[v][0]
+            places[v] = [row.name if (f, v) in main else f"{row.name}之{f}"]
+            self.derived.pop(v, None)
+        for v in self.seen_name:
+            self.seen_at.setdefault(v, places[v][0])
+
+    def placement(self):
+        """「財：日干 甲乙 則 辰戌丑未，丙丁 則 申酉，…」: the row's own cells, what each value of its key
+        gives (the key named by its place, as the rule reads it), keys giving the same values together."""
+        if self.own_link is None or not self.own_keys or not self.own_outs:
+            return None
+        t, fs = self.w.links[self.own_link]
+        row = self.kb.rows[self.own]
+        lits = {f: x for f, x in fs.items() if f != "id" and not _is_var(x) and not str(x).startswith("~c")}
+        keyf = [f for f, _ in self.own_keys]
+        outf = [f for f, _ in self.own_outs]
+        pairs = {}
+        for cells in row.data:
+            if any(f not in cells or _cell_ne(cells[f], x) for f, x in lits.items()):
+                continue
+            if any(f not in cells for f in keyf + outf):
+                continue
+            k = "".join(str(cells[f]) for f in keyf)
+            o = "".join(str(cells[f]) for f in outf)
+            got = pairs.setdefault(k, [])
+            if o not in got:
+                got.append(o)
+        if not pairs:
+            return None
+        groups = {}
+        for k, os in pairs.items():
+            groups.setdefault(tuple(os), []).append(k)
+        parts = []
+        for os, ks in groups.items():
+            sep = "、" if any(len(x) > 1 for x in ks) else ""
+            osep = "、" if any(len(x) > 1 for x in os) else ""
+            parts.append(f"{sep.join(ks)} 則 {osep.join(os)}")
+        key = "、".join(self.names.get(v, places_first(self, v)) for _, v in self.own_keys)
+        return PLACED.format(n=row.name, k=key, p="，".join(parts))
+
+    def _placed_rel(self, vs):
+        """Is this relation the one the row's own cells make (its key, or what its key is reached from,
+        and the value they give)?"""
+        if self.own_link is None or not self.own_keys:
+            return False
+        keys = {v for _, v in self.own_keys}
+        for v in list(keys):
+            while v in self.derived and self.derived[v][1] is not None:
+                v = self.derived[v][0]
+                keys.add(v)
+        return bool(set(vs) & keys) and bool(set(vs) & {v for _, v in self.own_outs})
+
+    def _seen_same(self, v, other):
+        """「太歲 見於 日干、日支、…」 for a 神煞 row's value read at a choice of places (never 「太歲 即 A或B」)."""
+        if not self.own or ONE_OF not in other:
+            return None
+        for a in self.w.atoms:
+            if a.fact == "位" and a.fields.get("支") == v and _is_var(a.fields.get("位")) or \
+                    a.fact == "位" and a.fields.get("支") == v and str(a.fields.get("位")).startswith("~c"):
+                ps = sorted(self._positions(a.fields.get("位")), key=_place_order)
+                if ps and ONE_OF.join(sorted(ps)) == ONE_OF.join(sorted(other.split(ONE_OF))):
+                    return SEEN.format(a=self.names.get(v, other), p="、".join(ps)), ("seen", a)
+        return None
+
+    def _any_general(self, a):
+        """「天怪 入占，乘任」: a general 任 (any: asserted for every branch that is there) says nothing."""
+        return any(self._one(v) == "任" for f, v in a.fields.items() if f == "將") and all(
+            v in self.places or self._one(v) for v in a.fields.values())
+
+    def _seen(self, a):
+        """「財 見於 日干、日支、初傳…」: a value the row gives, read at one of several places."""
+        if a.fact != "位" or not self.seen_at:
+            return None
+        for f, v in a.fields.items():
+            if f in ("支", "天") and v in self.seen_at:
+                ps = sorted(self._positions(a.fields.get("位")), key=_place_order)
+                if ps:
+                    return SEEN.format(a=self.seen_name.get(v) or self.name(v), p="、".join(ps))
+        return None
 
     # a value reached from a named one through a table (or the plate) that gives one value for each:
     # named from it, in the table's own words (日干之合, 日干之合所寄, 其所臨)
@@ -355,20 +486,27 @@ class _Way:
         value, ("atom", atom), ("rel", i), ("test", t), ("neg", i)."""
         w, out = self.w, []
         rel_lines, self.kept_tied = [], set()
+        placed = False
         for i, (vs, tuples, label) in enumerate(w.rels):
+            if not placed and self._placed_rel(vs) and self.placement():
+                rel_lines.append((self.placement(), ("placed", i)))
+                placed = True
+                continue
             rel_lines += [(x, ("rel", i)) for x in self._relation(vs, tuples, label)]
         # a variable read at two places: one value
         for v, words in self.places.items():
             for other in words[1:]:
-                out.append((SAME.format(a=words[0], b=other), ("same", v)))
+                seen = self._seen_same(v, other)
+                out.append(seen or (SAME.format(a=words[0], b=other), ("same", v)))
         judged_vars = set()
         for a in w.atoms:
             if a.fact == "判":
                 out.append((self._judgment(a), ("judged", a)))
                 judged_vars |= set(a.fields.values())
         # narrowed values at a named place
+        outs = ({v for _, v in self.own_outs} if placed else set()) | self.own_said
         for v, words in self.places.items():
-            if v in judged_vars or v in self.kept_tied:
+            if v in judged_vars or v in self.kept_tied or v in outs:
                 continue
             d, full = w.dom.get(v), self._full(v)
             if d is not None and v in self.derived and isinstance(self.derived[v][2], tuple) and d == self._effective(v):
@@ -383,8 +521,14 @@ class _Way:
                 out.append((NOT_IS.format(a=words[0], v=self._values(ex, "、")), ("dom", v)))
         # facts said by their own words (derived facts, a general on a branch no place names …)
         for a in w.atoms:
-            if a.fact == "判" or self._names_only(a):
+            seen = self._seen(a)
+            if seen:
+                out.append((seen, ("seen", a)))
                 continue
+            if a.fact == "判" or self._names_only(a) or self._any_general(a):
+                continue
+            if a.fact == "盤" and a.fields.get("天") in self.seen_name:
+                continue                            # 貴人 見於 … says where the general rides
             out.append((self._atom(a), ("atom", a)))
         out += rel_lines
         for t, vs in w.open_tests:
@@ -392,6 +536,7 @@ class _Way:
             out.append((TEST_WORDS.get(op, "{x} {y}").format(x=self._arg(x), y=self._arg(y)), ("test", t)))
         for i, (_text, _free, cond) in enumerate(w.negs):
             out.append((NEG.format(self._negation(i, cond)), ("neg", i)))
+        out = [x for x in out if x[1][0] == "placed"] + [x for x in out if x[1][0] != "placed"]
         got = {}
         for x, what in out:
             if x:                                   # 「{干}日之日本」 of 日干: 日干之日本 (月建月 → 月建)
@@ -676,12 +821,189 @@ def reporting_rule(kb, key):
         for item in _flat_cond(r.when):
             if isinstance(item, dict) and ftype in item and item[ftype].get("id") == r.as_var:
                 return r, {r.as_var: key}
+    got = sourced(kb, key)              # a row reached through a derived fact's 源 (a 神煞 row)
+    if got is not None:
+        return got[0], {got[0].as_var: key}
     for r in kb.rules.values():
         if r.as_var and r.kind == row.kind and any(
                 isinstance(item, dict) and any(isinstance(f, dict) and f.get("源") == r.as_var for f in item.values())
                 for item in _flat_cond(r.when)):
             return r, {r.as_var: key}
     return None, {}
+
+
+# ---------------------------------------------------------------- a row reached through a derived fact's 源
+def _ren(c, f):
+    """A condition (pattern list, test, negation) with each variable x replaced by f(x)."""
+    if isinstance(c, list):
+        return [_ren(x, f) for x in c]
+    if isinstance(c, tuple):
+        return tuple(_ren(x, f) for x in c)
+    if isinstance(c, dict):
+        return {k: (v if k == "macro" else _ren(v, f)) for k, v in c.items()}
+    return f(c) if _is_cvar(c) else c
+
+
+def _producers(kb):
+    """derived fact type -> [(rule, the fields of the fact its `then:` makes)], for facts that carry a 源."""
+    memo = kb.__dict__.get("_words_producers")
+    if memo is None:
+        from liuren.knowledge.conditions import then_facts
+        memo = {}
+        for r in kb.rules.values():
+            for t, fs in then_facts(r.then):
+                if t in kb.derived and "源" in fs:
+                    memo.setdefault(t, []).append((r, dict(fs)))
+        kb.__dict__["_words_producers"] = memo
+    return memo
+
+
+def _rows_by_id(kb):
+    memo = kb.__dict__.get("_words_rowtype")
+    if memo is None:
+        memo = {rid: (kb.tables[r.table].fact_type, r) for rid, r in kb.rows.items() if r.table in kb.tables}
+        kb.__dict__["_words_rowtype"] = memo
+    return memo
+
+
+def _row_fits(kb, rid, t, fs):
+    """Can the row rid be the row a pattern on table type t reads (its literal cells admit it)?"""
+    got = _rows_by_id(kb).get(rid)
+    if got is None or got[0] != t:
+        return False
+    lits = {f: x for f, x in fs.items() if f != "id" and not _is_cvar(x)}
+    return any(all(f in cells and not _cell_ne(cells[f], x) for f, x in lits.items()) for cells in got[1].data)
+
+
+def _make(kb, t, fs, src, counter, depth=0):
+    """The ways (patterns, tests, negations, the consumer's variables a producer fixes) by which the
+    rules that make a fact of type t with fields fs (a consumer's pattern, its 源 the row src) make
+    it: each producer's condition, its 源 the row, its `then:` fields the consumer's.  [] when no
+    rule can make it for that row."""
+    from liuren.knowledge.conditions import dnf
+    if depth > 4:
+        return []
+    out = []
+    for r, tfs in _producers(kb).get(t, ()):
+        if any(not _is_cvar(x) and not _is_cvar(fs[f]) and _cell_ne(x, fs[f])
+               for f, x in tfs.items() if f != "源" and f in fs):
+            continue
+        s = tfs["源"]
+        if not _is_cvar(s) and s != src:
+            continue
+        n = next(counter)
+        sub, pins, fixed = {}, [], {}
+        for f, x in tfs.items():
+            y = fs.get(f)
+            if not _is_cvar(x):
+                if _is_cvar(y):
+                    fixed[y] = x                    # the producer makes it this value: the consumer's too
+                continue
+            if f == "源":
+                sub[x] = src
+            elif y is None or isinstance(y, (list, dict)):
+                sub[x] = f"{x}~e{n}"
+                if y is not None:
+                    pins.append(("~row", {"id": sub[x], "=": y if isinstance(y, list) else None}))
+            else:
+                sub[x] = y
+        pins = [p for p in pins if p[1]["="] is not None]
+        cond = expand_macros(r.when if isinstance(r.when, list) else [r.when], kb.macros, counter)
+        for pos, tests, nots in dnf(cond):
+            f_ = (lambda x: sub.get(x, f"{x}~e{n}"))
+            pos, tests, nots = _ren(pos, f_), _ren(tests, f_), _ren(nots, f_)
+            alts, ok = [(list(pins), list(tests), list(nots), dict(fixed))], not _is_cvar(s)
+            for pt, pfs in pos:
+                if pfs.get("源") == src and pt in kb.derived:
+                    subs = _make(kb, pt, pfs, src, counter, depth + 1)
+                    alts = [x for x in (_join(a, b) for a in alts for b in subs) if x is not None]
+                    ok = ok or bool(subs)
+                    continue
+                if pfs.get("id") == src:
+                    if not _row_fits(kb, src, pt, pfs):
+                        alts = []
+                        break
+                    ok = True
+                alts = [(a[0] + [(pt, pfs)], a[1], a[2], a[3]) for a in alts]
+            if ok:
+                out += [_fix(a) for a in alts]
+    return out
+
+
+def _join(a, b):
+    """Two partial ways as one (None where they fix a variable to two values)."""
+    fixed = dict(a[3])
+    for v, x in b[3].items():
+        if fixed.setdefault(v, x) != x:
+            return None
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2], fixed
+
+
+def _fix(a):
+    """A partial way with the values its producers fix put in (kept, for the consumer above)."""
+    f = (lambda x: a[3].get(x, x))
+    return _ren(a[0], f), _ren(a[1], f), _ren(a[2], f), a[3]
+
+
+def sourced(kb, key):
+    """(the rule that reports the row key, [its ways]) for a row reached through a derived fact's 源
+    (read-shensha reads 見 {源: $r}; the 見 is made by shensha-seen from a 煞 that place-stem-sha makes
+    from the row): the reporting rule's condition, each such fact replaced by the condition of the
+    rules that make it from this row.  None for any other entry."""
+    memo = kb.__dict__.setdefault("_words_sourced", {})
+    if key in memo:
+        return memo[key]
+    memo[key] = None
+    row = kb.rows.get(key)
+    if row is None or key in kb.rules:
+        return None
+    from liuren.knowledge.conditions import dnf
+    from liuren.knowledge.meaning import meaning_of
+    counter = itertools.count()
+    for r in kb.rules.values():
+        if not r.as_var or r.kind != row.kind:
+            continue
+        pats = list(_flat_cond(r.when))
+        if not any(isinstance(p, dict) and any(isinstance(v, dict) and r.as_var in v.values() for v in p.values())
+                   for p in pats):
+            continue
+        n = next(counter)
+        cond = expand_macros(r.when if isinstance(r.when, list) else [r.when], kb.macros, counter)
+        branches = []
+        for pos, tests, nots in dnf(cond):
+            f_ = (lambda x: key if x == r.as_var else f"{x}~e{n}")
+            pos, tests, nots = _ren(pos, f_), _ren(tests, f_), _ren(nots, f_)
+            # the 源 of a derived fact read through a table keyed by the row (星煞分論 {源: $r, 報: $q})
+            choices = [{}]
+            for pt, pfs in pos:
+                if pt in kb.tables and key in pfs.values():
+                    f0 = next(f for f, y in pfs.items() if y == key)
+                    for g, x in pfs.items():
+                        if _is_cvar(x) and any(d.get("源") == x for dt, d in pos if dt in kb.derived):
+                            vals = sorted({c[g] for tab in kb.tables.values() if tab.fact_type == pt
+                                           for c in tab.facts() if c.get(f0) == key and g in c})
+                            choices = [{**c, x: v} for c in choices for v in vals]
+            for ch in choices:
+                g_ = (lambda x: ch.get(x, x))
+                alts, ok = [([], _ren(tests, g_), _ren(nots, g_), {})], False
+                for pt, pfs in _ren(pos, g_):
+                    src = pfs.get("源")
+                    if pt in kb.derived and src is not None and not _is_cvar(src) and src in kb.rows:
+                        subs = _make(kb, pt, pfs, src, counter)
+                        alts = [x for x in (_join(a, b) for a in alts for b in subs) if x is not None]
+                        ok = True
+                        continue
+                    alts = [(a[0] + [(pt, pfs)], a[1], a[2], a[3]) for a in alts]
+                if ok:
+                    branches += [_fix(a)[:3] for a in alts]
+        if branches:
+            m = meaning_of(kb)
+            ways = m.ways_of(kb, branches[:64])
+            if all(w.impossible for w in ways):
+                continue                    # a rule that reads such facts, never this row's
+            memo[key] = (r, ways)
+            return memo[key]
+    return None
 
 
 def _cell_ne(cell, x):
@@ -719,6 +1041,8 @@ def _derived_word(kb, t, fs, s, g, src):
         x = lits.get(col)
         if x and len(x) > 1 or (x and x not in BRANCHES + STEMS):
             return f"{src}之{x}"
+    if s == "干支" and g in ("干", "支") and src.endswith("干支") and len(src) > 2:
+        return f"{src[:-2]}之{g}"             # 太歲干支 → 太歲之干
     if g not in GENERIC_COLUMNS:
         subject = _table_subject(kb, t)
         if len(g) == 1 and subject:            # a column that only qualifies what the table gives: 日干之晝貴人
@@ -874,6 +1198,22 @@ def _rule_of(kb, entry):
     return reporting_rule(kb, entry.id)
 
 
+def _entry_ways(kb, m, entry, rule):
+    """The model's ways of an entry (its possible ones): its own; for a row read through a derived
+    fact's 源, those composed from the rules that make the fact from the row (sourced); else None."""
+    if entry.id in m.entries:
+        ways = m.requirement(entry.id)
+    else:
+        got = sourced(kb, entry.id)
+        if got is not None and got[0] is rule:
+            ways = got[1]
+        elif rule.id in m.entries:
+            ways = m.requirement(rule.id)
+        else:
+            return None
+    return [w for w in ways if not w.impossible] or ways
+
+
 def way_lines(kb, entry, ref=None):
     """[[line] per way] of an entry from the model (its direct form: another rule read as 已成)."""
     from liuren.knowledge.meaning import meaning_of
@@ -881,15 +1221,15 @@ def way_lines(kb, entry, ref=None):
     rule, _ = _rule_of(kb, entry)
     if rule is None:
         return rule, []
-    eid = entry.id if entry.id in m.entries else rule.id     # a row read through its 源, not its id: the rule's
-    if eid not in m.entries:
+    ways = _entry_ways(kb, m, entry, rule)
+    if ways is None:
         return rule, []
     items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
                                            kb.macros, itertools.count())))
-    ways = [w for w in m.requirement(eid) if not w.impossible] or m.requirement(eid)
+    own = entry.id if entry.id not in m.entries and sourced(kb, entry.id) is not None else None
     out = []
     for w in ways:
-        ww = _Way(kb, m, w, ref, items)
+        ww = _Way(kb, m, w, ref, items, own=own)
         out.append(ww.lines())
     return rule, out
 
@@ -902,15 +1242,15 @@ def judged_ways(kb, entry):
     rule, _ = _rule_of(kb, entry)
     if rule is None:
         return []
-    eid = entry.id if entry.id in m.entries else rule.id
-    if eid not in m.entries:
+    ways = _entry_ways(kb, m, entry, rule)
+    if ways is None:
         return []
     items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
                                            kb.macros, itertools.count())))
-    ways = [w for w in m.requirement(eid) if not w.impossible] or m.requirement(eid)
+    own = entry.id if entry.id not in m.entries and sourced(kb, entry.id) is not None else None
     out = []
     for w in ways:
-        ww = _Way(kb, m, w, None, items)
+        ww = _Way(kb, m, w, None, items, own=own)
         out.append((w, ww, ww.judged_lines()))
     return out
 

@@ -42,7 +42,7 @@ APART = ["一{}", "另一{}", "又一{}", "第四{}", "第五{}", "第六{}", "�
 APART_PLACE = ["{}之一", "{}之另一", "{}之又一", "{}之第四", "{}之第五", "{}之第六"]
 GENERIC_COLUMNS = {"支", "干", "字", "天", "地", "干支", "id", "對", "甲", "乙", "丙", "丁", "上", "下", "本", "初", "中",
                    "末", "一", "二", "三"}
-LITERAL_COLUMNS = ("煞", "階", "關係", "名", "德")     # the literal cell that names what a row gives
+LITERAL_COLUMNS = ("煞", "階", "關係", "名", "德", "親")     # the literal cell that names what a row gives
 MAX_LISTED = 8              # a narrowed value listed in full up to this many values
 
 # the words a line is made of (zh; the page's ja goes through words.condition_words)
@@ -98,8 +98,9 @@ def _place_word(place, f):
 class _Way:
     """One way of the model worded: its variables named, its lines."""
 
-    def __init__(self, kb, m, w, ref, items=(), outer=None, own=None):
+    def __init__(self, kb, m, w, ref, items=(), outer=None, own=None, outer_said=()):
         self.kb, self.m, self.w, self.ref = kb, m, w, ref
+        self.outer_said = set(outer_said)           # outer variables that are a value (a row's cell), not a place
         self.own = own                  # a row reached through its 源 (sourced): its cells give a value
         self.rule_items = list(items)
         self.outer = outer or {}                    # a negated body's outer variables: their names outside
@@ -113,7 +114,12 @@ class _Way:
 
     def _name(self):
         w = self.w
-        places = {v: [n] for v, n in self.outer.items()}   # variable -> the places it is read at (in order)
+        self.rowvals = self._row_values()
+        places = {v: [n] for v, n in self.outer.items() if v not in self.outer_said}   # variable -> its places
+        for v in self.outer_said:
+            if v in self.outer:
+                self.names[v] = self.outer[v]
+                self.said.add(v)
 
         fields_of = {}
 
@@ -172,6 +178,10 @@ class _Way:
                     places[v] = [APART_PLACE[min(i, len(APART_PLACE) - 1)].format(word)] + places[v][1:]
         for v, words in places.items():
             self.names[v] = words[0]
+        for v, x in self.rowvals.items():          # a cell of the entry's own row, read by no place: said as it
+            if v not in self.names:
+                self.names[v] = x
+                self.said.add(v)
         kinds = {}
         for a in w.atoms:
             for f, v in sorted(a.fields.items()):
@@ -200,22 +210,45 @@ class _Way:
             else:
                 self.names[v] = base
 
+    def _row_values(self):
+        """{variable: value} for the cells of a row the way is pinned to (its id one value) that are the
+        same in all its cells: 長生's 階 長生, its 非 無 (what no place reads, said by the row's value)."""
+        out = {}
+        for t, fs in self.w.links:
+            rid = fs.get("id")
+            if _is_var(rid):
+                d = self.w.dom.get(rid)
+                rid = next(iter(d)) if d is not None and len(d) == 1 else None
+            row = self.kb.rows.get(rid) if isinstance(rid, str) else None
+            if row is None or not row.data:
+                continue
+            for f, v in fs.items():
+                if f == "id" or not _is_var(v):
+                    continue
+                vals = {str(c.get(f)) for c in row.data}
+                if len(vals) == 1 and None not in {c.get(f) for c in row.data}:
+                    out.setdefault(v, vals.pop())
+        return out
+
     def _own_names(self, places):
         """A row reached through its 源 (a 神煞 row): the value its cells give is named by the row (財,
         天怪); what they are looked up by keeps the name of its place (日干, 月建); a choice of places the
         value is read at is kept for the line that says where it is seen."""
         self.own_link, self.own_keys, self.own_outs, self.seen_at, self.seen_name = None, [], [], {}, {}
         self.own_said = set()
-        row = self.kb.rows.get(self.own) if self.own else None
-        if row is None:
+        if not self.own:
             return
         board = {v for a in self.w.atoms for v in a.fields.values()}
         for i, (t, fs) in enumerate(self.w.links):
             rid = fs.get("id")
-            if rid == self.own or (_is_var(rid) or str(rid).startswith("~c")) and self.w.dom.get(rid) == {self.own}:
+            if (_is_var(rid) or str(rid).startswith("~c")) and self.w.dom.get(rid) and len(self.w.dom[rid]) == 1:
+                rid = next(iter(self.w.dom[rid]))
+            if rid in self.own:                     # the row, or the 煞 row it reads (天喜官占: 天喜)
                 break
         else:
             return
+        row = self.kb.rows[rid]
+        self.own_row = rid
         self.own_link = i
         self.seen_name = {}
         for f, v in fs.items():
@@ -249,7 +282,7 @@ class _Way:
         if self.own_link is None or not self.own_keys or not self.own_outs:
             return None
         t, fs = self.w.links[self.own_link]
-        row = self.kb.rows[self.own]
+        row = self.kb.rows[self.own_row]
         lits = {f: x for f, x in fs.items() if f != "id" and not _is_var(x) and not str(x).startswith("~c")}
         keyf = [f for f, _ in self.own_keys]
         outf = [f for f, _ in self.own_outs]
@@ -347,7 +380,7 @@ class _Way:
                     v = a.fields.get(f)
                     if f == "將" and id(a) in by_gen:
                         continue
-                    if v is not None and v not in places:
+                    if v is not None and v not in places and v not in self.outer_said:
                         places[v] = [f"{sky_name}{suffix}"]
                         self.derived[v] = (sky, None, suffix)
                         origin[v] = {v} | origin.get(sky, set())
@@ -357,14 +390,16 @@ class _Way:
                     if not _is_var(src) or src not in places or s == "id" or ONE_OF in places[src][0]:
                         continue
                     for g, dst in fs.items():
-                        if g in (s, "id") or not _is_var(dst) or dst in origin.get(src, ()) or dst in self.derived:
+                        if g in (s, "id") or not _is_var(dst) or dst in origin.get(src, ()) or dst in self.derived \
+                                or dst in self.outer_said or dst in self.rowvals:
                             continue
                         d = w.dom.get(dst)
                         if d is not None and len(d) == 1:
                             continue                        # one value: said as it
-                        if _keys(kb, t) == {g} or not self._functional(t, fs, s, g):     # the key is what one looks up by
-                            continue
-                        word = _derived_word(kb, t, fs, s, g, places[src][0])
+                        if _keys(kb, t) == {g} and g in GENERIC_COLUMNS or not self._functional(t, fs, s, g):
+                            continue                # the key is what one looks up by (a named one is a value: 之本家)
+                        word = _derived_word(kb, t, {f: self.rowvals.get(x, x) for f, x in fs.items()}, s, g,
+                                             places[src][0])
                         if word is None:
                             continue
                         if dst in places:                   # named already: the name says the tie (初傳 即 日干之合)
@@ -417,6 +452,8 @@ class _Way:
         for f, x in fs.items():
             if not _is_var(x):
                 lits[f] = x
+            elif x in getattr(self, "rowvals", {}) and f != "id":
+                lits[f] = self.rowvals[x]           # a cell of the entry's own row
             else:
                 d = self.w.dom.get(x)
                 if d is not None and len(d) == 1:
@@ -535,7 +572,9 @@ class _Way:
             op, x, y = t
             out.append((TEST_WORDS.get(op, "{x} {y}").format(x=self._arg(x), y=self._arg(y)), ("test", t)))
         for i, (_text, _free, cond) in enumerate(w.negs):
-            out.append((NEG.format(self._negation(i, cond)), ("neg", i)))
+            said = self._negation(i, cond)
+            if said is not None:
+                out.append((NEG.format(said), ("neg", i)))
         out = [x for x in out if x[1][0] == "placed"] + [x for x in out if x[1][0] != "placed"]
         got = {}
         for x, what in out:
@@ -623,9 +662,23 @@ class _Way:
             tpl = "{天} 臨 {地}" if "將" not in vals else "{將} 乘 {天}"
         if a.fact == "課":
             return self._lesson(vals)
+        tpl0 = _fact_words(a.fact, self.kb) or ""
+        if all("{" + f + "}" in tpl0 for f in ("課", "上", "下")) and any(      # a lesson read by its parts
+                f not in a.fields and f not in dict(a.key) or f in a.fields and self._free(a.fields[f]) for f in ("課", "下")):
+            free = {f for f in ("課", "下") if f not in vals or f in a.fields and self._free(a.fields[f])}
+            rest = [vals[f] for f in sorted(vals) if f not in ("課", "上", "下") and vals[f]]
+            return " ".join([self._lesson({**{f: ("某" if f in free else x) for f, x in vals.items()},
+                                           **{f: "某" for f in free}})] + rest)
         if tpl:                                     # a clause of a field the condition leaves open: not said
             tpl = re.sub(r"（[^（）{]*\{(\w+)\}[^（）]*）|，[^，{]*\{(\w+)\}[^，]*$",
-                         lambda mm: "" if (mm.group(1) or mm.group(2)) not in vals else mm.group(0), tpl)
+                         lambda mm: "" if vals.get(mm.group(1) or mm.group(2), "某") == "某" else mm.group(0), tpl)
+            for f, v in a.fields.items():           # a don't-care field ($_): not said (三傳合局, never 三傳某某某合)
+                d = self.w.dom.get(v)
+                if f in vals and v.startswith("$_") and self._free(v) and (d is None or d == self._full(v)) \
+                        and re.search(r"\}\{" + f + r"\}|\{" + f + r"\}\{", tpl):      # one of a run {甲}{乙}{丙}
+                    vals[f] = ""
+            # a field the pattern leaves open, named by the word after it (合{局}局): that word alone
+            tpl = re.sub(r"(?<=[合屬])\{(\w)\}(?=\1)", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
             try:
                 return re.sub(r"之(\w)\1", r"之\1", _fill(tpl, vals))        # 日干所屬之局 局 → 之局
             except (IndexError, ValueError):
@@ -723,16 +776,39 @@ class _Way:
         if not ways:
             return self._cond(cond)
         outer = outer or {v: self.names[v] for v in self.names if not v.startswith("~c")}
+        values = {v: outer[v] for v in self.said if v in outer and not v.startswith("~c")}
+        ways = [nw for nw in ways if not self._vacuous(nw, values)]
+        if not ways:
+            return None                 # it reads a value its field never has (所問 無): nothing to negate
         items = list(_flat_items(cond if isinstance(cond, list) else [cond]))
         said = []
         for nw in ways:
-            ww = _Way(self.kb, self.m, nw, self.ref, items, outer)
+            ww = _Way(self.kb, self.m, nw, self.ref, items, outer, outer_said=values)
             lines = [x for x in ww.lines() if x]
             said.append("；".join(lines))
         said = list(dict.fromkeys(x for x in said if x))
         if not said:
             return self._cond(cond)
         return said[0] if len(said) == 1 else WAYS.format("｜".join(said))
+
+    def _vacuous(self, nw, values):
+        """Does a negated way read one of these values where it never is: in a field that never has it
+        (所問 為 無), or in a table no row of which has it (臨官 among 長生之為官鬼脫氣者)?"""
+        for a in nw.atoms:
+            for f, v in a.fields.items():
+                fd = self.m.fdom.get((a.fact, f))
+                if v in values and fd is not None and values[v] not in {str(x) for x in fd}:
+                    return True
+        for t, fs in nw.links:
+            lits = {f: values[v] for f, v in fs.items() if v in values}
+            if not lits or t not in self.m.static_types:
+                continue
+            lits.update({f: x for f, x in fs.items() if not _is_var(x) and not str(x).startswith("~c")})
+            if not any(all(str(r.get(f)) == str(x) if not isinstance(x, list) else r.get(f) in x
+                           for f, x in lits.items())
+                       for tab in self.kb.tables.values() if tab.fact_type == t for r in tab.facts()):
+                return True
+        return False
 
     def _cond(self, cond):
         alias = self.w.alias
@@ -969,7 +1045,7 @@ def sourced(kb, key):
             continue
         n = next(counter)
         cond = expand_macros(r.when if isinstance(r.when, list) else [r.when], kb.macros, counter)
-        branches = []
+        branches, srcs = [], {key}
         for pos, tests, nots in dnf(cond):
             f_ = (lambda x: key if x == r.as_var else f"{x}~e{n}")
             pos, tests, nots = _ren(pos, f_), _ren(tests, f_), _ren(nots, f_)
@@ -984,6 +1060,7 @@ def sourced(kb, key):
                                            for c in tab.facts() if c.get(f0) == key and g in c})
                             choices = [{**c, x: v} for c in choices for v in vals]
             for ch in choices:
+                srcs.update(v for v in ch.values() if v in kb.rows)
                 g_ = (lambda x: ch.get(x, x))
                 alts, ok = [([], _ren(tests, g_), _ren(nots, g_), {})], False
                 for pt, pfs in _ren(pos, g_):
@@ -1001,7 +1078,7 @@ def sourced(kb, key):
             ways = m.ways_of(kb, branches[:64])
             if all(w.impossible for w in ways):
                 continue                    # a rule that reads such facts, never this row's
-            memo[key] = (r, ways)
+            memo[key] = (r, ways, sorted(srcs))
             return memo[key]
     return None
 
@@ -1148,7 +1225,12 @@ def _pattern_words(cond, b, kb, ref=None, fill=None):
         from liuren.explain.factwords import row_words
         cells = {f: x for f, x in vals.items() if f != "id"}
         return f"依「{row.name}」" + ("：" + row_words(kb, {"t": k, **cells}) if cells and k in kb.tables else "")
-    if tpl:
+    for f, x in v.items():                      # a don't-care field of a run {甲}{乙}{丙}: not said (三傳合局)
+        if _is_cvar(x) and x.startswith("$_") and x not in b and tpl and \
+                re.search(r"\}\{" + f + r"\}|\{" + f + r"\}\{", tpl):
+            vals[f] = ""
+    if tpl:                                     # a clause of a field the pattern does not read: not said
+        tpl = re.sub(r"（[^（）{]*\{(\w+)\}[^（）]*）", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
         try:
             return string.Formatter().vformat(tpl, (), _Missing(vals))
         except (IndexError, ValueError):
@@ -1190,7 +1272,9 @@ def item_text(kb, key, item, values, neg=None, fill=None):
         for x, root in ww.w.alias.items():
             if x in values and values[x] is not None:
                 outer[root] = str(values[x])
-        return NEG.format(ww._negation(neg, item.get(k) if k == "not" else item, outer))
+        said = ww._negation(neg, item.get(k) if k == "not" else item, outer)
+        if said is not None:
+            return NEG.format(said)
     return _pattern_words(item, named, kb, fill=fill)
 
 
@@ -1226,7 +1310,7 @@ def way_lines(kb, entry, ref=None):
         return rule, []
     items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
                                            kb.macros, itertools.count())))
-    own = entry.id if entry.id not in m.entries and sourced(kb, entry.id) is not None else None
+    own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else None
     out = []
     for w in ways:
         ww = _Way(kb, m, w, ref, items, own=own)
@@ -1247,7 +1331,7 @@ def judged_ways(kb, entry):
         return []
     items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
                                            kb.macros, itertools.count())))
-    own = entry.id if entry.id not in m.entries and sourced(kb, entry.id) is not None else None
+    own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else None
     out = []
     for w in ways:
         ww = _Way(kb, m, w, None, items, own=own)
@@ -1267,6 +1351,8 @@ def conditions_in_words(kb, entry, links=False):
     common = [x for x in ways[0] if all(x in w for w in ways[1:])]
     lines = list(common)
     rest = [[x for x in w if x not in common] for w in ways]
+    if not all(rest):
+        rest = []                   # a way that needs only the common lines: the others add nothing
     rest = [r for r in rest if r]
     if len(rest) == 1 and len(ways) == 1:
         lines += rest[0]

@@ -632,7 +632,7 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
     """Does the board hold this line (what: the model's part the line says)?  And the board's values
     at the places the line names: [「初傳 所乘之將 青龍」]."""
     kind, x = what
-    vars_, has = [], []
+    vars_, has, tail = [], [], []
     if kind == "same":
         ok = _sat(_tied(w, [a for a in w.atoms if x in a.fields.values() and a.fact != "判"]), w, fb, env)
         vars_ = [x]
@@ -662,7 +662,7 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
         if not ok and ww.own and x.fact in fb.derived_types:   # 天怪 丑 入占（課傳）: the board's branches that are
             got = _board_values_of(x, w, ww, fb, env)
             if got:
-                has = [got]
+                tail = [got]
     elif kind == "rel":
         vs, tuples, _ = w.rels[x]
         if all(v in env for v in vs):
@@ -702,7 +702,7 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
                 has.append(f"{name} {env[v]}")
             else:                                   # one of several places: the board's value at each
                 has += _choice_values(v, w, fb)
-    return ok, has
+    return ok, has + tail
 
 
 def model_conditions(kb, target, fb, pre=None):

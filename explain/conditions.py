@@ -1036,12 +1036,16 @@ def sourced(kb, key):
     from liuren.knowledge.conditions import dnf
     from liuren.knowledge.meaning import meaning_of
     counter = itertools.count()
-    for r in kb.rules.values():
-        if not r.as_var or r.kind != row.kind:
-            continue
-        pats = list(_flat_cond(r.when))
-        if not any(isinstance(p, dict) and any(isinstance(v, dict) and r.as_var in v.values() for v in p.values())
-                   for p in pats):
+    readers = kb.__dict__.get("_words_readers")
+    if readers is None:                     # rules that read a derived fact's 源 (or a table) by their as: variable
+        readers = kb.__dict__["_words_readers"] = [
+            r for r in kb.rules.values() if r.as_var and any(
+                isinstance(p, dict) and any(isinstance(v, dict) and r.as_var in v.values() and (
+                    k in kb.derived and v.get("源") == r.as_var or k in kb.tables and v.get("id") != r.as_var)
+                    for k, v in p.items()) for p in _flat_cond(r.when))]
+    facts_of = kb.__dict__.setdefault("_words_facts", {})
+    for r in readers:
+        if r.kind != row.kind:
             continue
         n = next(counter)
         cond = expand_macros(r.when if isinstance(r.when, list) else [r.when], kb.macros, counter)
@@ -1056,8 +1060,10 @@ def sourced(kb, key):
                     f0 = next(f for f, y in pfs.items() if y == key)
                     for g, x in pfs.items():
                         if _is_cvar(x) and any(d.get("源") == x for dt, d in pos if dt in kb.derived):
-                            vals = sorted({c[g] for tab in kb.tables.values() if tab.fact_type == pt
-                                           for c in tab.facts() if c.get(f0) == key and g in c})
+                            if pt not in facts_of:
+                                facts_of[pt] = [c for tab in kb.tables.values() if tab.fact_type == pt
+                                                for c in tab.facts()]
+                            vals = sorted({c[g] for c in facts_of[pt] if c.get(f0) == key and g in c})
                             choices = [{**c, x: v} for c in choices for v in vals]
             for ch in choices:
                 srcs.update(v for v in ch.values() if v in kb.rows)

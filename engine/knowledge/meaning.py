@@ -585,12 +585,17 @@ class Meaning:
         make it): [(patterns, tests, negations)] as `dnf` gives them, variables renamed apart with
         `~e`.  Built by a copy of the model: the model itself is left as it is."""
         import copy
-        b = copy.copy(self)
-        b.rows_of = {}
-        for t in kb.tables.values():
-            if t.fact_type in self.static_types:
-                b.rows_of.setdefault(t.fact_type, []).extend(t.facts())
-        b.counter, b._memo = itertools.count(), {}
+        got = kb.__dict__.get("_meaning_ways_of")       # the copy, kept with the KB (as the model is)
+        if got is None or got[0] is not self:
+            b = copy.copy(self)
+            b.rows_of = {}
+            for t in kb.tables.values():
+                if t.fact_type in self.static_types:
+                    b.rows_of.setdefault(t.fact_type, []).extend(t.facts())
+            b._memo = {}
+            got = kb.__dict__["_meaning_ways_of"] = (self, b)
+        b = got[1]
+        b.counter = itertools.count()
         return [b._way(x) for x in branches]
 
     def way_reads(self, way, free=False):

@@ -589,6 +589,21 @@ def _placed_known(a, w, ww, env):
     return True
 
 
+def _made(v, w, env):
+    """The values a 神煞 row's cells give v for the board's key (進神 子、午 on a 丁 day)."""
+    out = set()
+    for vs, tuples, _ in w.rels:
+        if v not in vs:
+            continue
+        keys = [i for i, u in enumerate(vs) if u in env]
+        if not keys:
+            continue
+        i = vs.index(v)
+        got = {t[i] for t in tuples if all(t[k] == env[vs[k]] for k in keys)}
+        out = got if not out else out & got
+    return out
+
+
 def _board_values_of(a, w, ww, fb, env):
     """「子、寅、巳、申 入占（課傳）」: the values the board has of the one field a failed derived fact
     leaves to the board (the others as the line needs them), in the fact's own words; or None."""
@@ -657,7 +672,13 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
             has += [f"{gen} 乘 {f.get('天')}" for f, _ in fb.facts("盤") if f.get("將") == gen]
         return bool(ok), has
     elif kind == "atom":
-        ok = _atom_holds(x, w, fb, env) and _placed_known(x, w, ww, env)
+        outs = set(x.fields.values()) & {v for _, v in getattr(ww, "own_outs", ())}
+        if outs:                                    # 進神 入占: the branch the board's key makes, not any branch
+            ok = _placed_known(x, w, ww, env) and _solve(_tied(w, [x]), w, fb, env, None, w.rels) is not None
+            has = [f"{ww.names.get(v)} {'、'.join(_ordered(vals))}" for v in outs if v not in env
+                   for vals in [_made(v, w, env)] if vals]
+        else:
+            ok = _atom_holds(x, w, fb, env) and _placed_known(x, w, ww, env)
         vars_ = [v for v in x.fields.values() if v in ww.places]
         if not ok and ww.own and x.fact in fb.derived_types:   # 天怪 丑 入占（課傳）: the board's branches that are
             got = _board_values_of(x, w, ww, fb, env)

@@ -158,6 +158,34 @@ def test_whynot_of_changsheng_names_the_stems_own_stage(board):
     assert not ru["held"] and ru["facts"] == ["日干之長生 亥"]          # 甲's 長生 亥, not among 子寅巳申
 
 
+def test_a_row_of_two_branches_is_judged_by_the_boards_own():
+    # 丁卯 亥加丑: 丁日 進神 子午; 課傳 丑卯巳未酉亥 hold neither (any other 入占 branch does not make it held)
+    r = judge(dict(day="丁卯", on="亥加丑", month="庚寅"))
+    c = _lines(r, "jz-jinshen")
+    assert c["進神（據日干）：甲乙丙丁戊 則 子午，己庚辛壬癸 則 卯酉"]["facts"] == ["日干 丁", "進神 子、午"]
+    ru = c["進神 入占（課傳）"]
+    assert not ru["held"] and ru["facts"] == ["進神 子、午", "丑、卯、巳、未、酉、亥 入占（課傳）"]
+
+
+def test_the_lines_of_every_shensha_row_are_true_to_its_condition():
+    """On a real board, a 神煞 row that fired holds every line of its page; one that did not fails one."""
+    from liuren.explain.chain import how
+    from liuren.explain.conditions import sourced
+    from liuren.explain.whynot import FactBase, model_conditions
+    r = judge(dict(day="庚辰", on="辰加子", month="辛卯", year=2026, born=1980, sex="m"))
+    kb, n = r.kb, 0
+    for x in kb.rows:
+        if sourced(kb, x) is None or kb.entries[x].meta.get("unreachable"):
+            continue
+        g = r.chain_graph(x)
+        got = model_conditions(kb, kb.entries[x], FactBase(g, kb))
+        main = [c["held"] for c in got or [] if not c.get("alt")]
+        assert main, x
+        assert all(main) == bool(how(g, x, kb=kb)), (x, got)
+        n += 1
+    assert n > 400
+
+
 def test_a_row_whose_key_the_board_lacks_says_so(board):
     # 歲德 reads the year's stem: a board without a year cannot say which branch it is
     c = _lines(board, "jz-suide")

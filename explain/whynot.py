@@ -618,7 +618,9 @@ def _board_values_of(a, w, ww, fb, env):
     tpl = _fact_words(a.fact, fb.kb)
     if not vals or not tpl:
         return None
-    return _fill(tpl, {**{k: str(x) for k, x in lits.items()}, open_[0]: "、".join(_ordered(set(vals)))})
+    vals = _ordered(set(vals))                  # 子寅巳申 (as the books write branches), never 子、寅 beside other facts
+    return _fill(tpl, {**{k: str(x) for k, x in lits.items()}, open_[0]: ("" if all(len(x) == 1 for x in vals)
+                                                                         else "、").join(vals)})
 
 
 def _ordered(vals):
@@ -675,7 +677,7 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
         outs = set(x.fields.values()) & {v for _, v in getattr(ww, "own_outs", ())}
         if outs:                                    # 進神 入占: the branch the board's key makes, not any branch
             ok = _placed_known(x, w, ww, env) and _solve(_tied(w, [x]), w, fb, env, None, w.rels) is not None
-            has = [f"{ww.names.get(v)} {'、'.join(_ordered(vals))}" for v in outs if v not in env
+            has = [f"{ww.names.get(v)} {'或'.join(_ordered(vals))}" for v in outs if v not in env
                    for vals in [_made(v, w, env)] if vals]
         else:
             ok = _atom_holds(x, w, fb, env) and _placed_known(x, w, ww, env)
@@ -704,7 +706,7 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
         for i in outs:
             got = list(dict.fromkeys(t[i] for t in fit))
             if keys and got:
-                has.append(f"{ww.names.get(vs[i])} {'、'.join(_ordered(got))}")
+                has.append(f"{ww.names.get(vs[i])} {'或'.join(_ordered(got))}")
         return ok, has
     else:                                           # a negation: the board has none of it
         _t, free, _c = w.negs[x]

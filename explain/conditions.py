@@ -61,6 +61,7 @@ TEST_WORDS = {"eq": "{x} 即 {y}", "ne": "{x} 與 {y} 不同", "lt": "{x} 少於
 READS = "依「{t}」讀 {a}"
 PLACED = "{n}（據{k}）：{p}"     # a 神煞 row's own placement: 財（據日干）：甲乙 則 辰戌丑未，丙丁 則 申酉
 SEEN = "{a} 見於 {p}"        # kb/README.md: X 見於 P
+SEEN_FACT = "見"              # kb/README.md: 「X 見於 P」, the fact a 神煞 seen at a place is (made from a 煞)
 PLACE_ORDER = ["日干", "日支", "干上", "干陰", "支上", "支陰", "初傳", "中傳", "末傳", "占時", "本命", "行年"]
 
 
@@ -322,16 +323,16 @@ class _Way:
                 keys.add(v)
         return bool(set(vs) & keys) and bool(set(vs) & {v for _, v in self.own_outs})
 
-    def _seen_same(self, v, other):
+    def _seen_same(self, v, other, name=None):
         """「太歲 見於 日干、日支、…」 for a 神煞 row's value read at a choice of places (never 「太歲 即 A或B」)."""
-        if not self.own or ONE_OF not in other:
+        if self.own is None or ONE_OF not in other or name is not None and ONE_OF in name:
             return None
         for a in self.w.atoms:
             if a.fact == "位" and a.fields.get("支") == v and _is_var(a.fields.get("位")) or \
                     a.fact == "位" and a.fields.get("支") == v and str(a.fields.get("位")).startswith("~c"):
                 ps = sorted(self._positions(a.fields.get("位")), key=_place_order)
                 if ps and ONE_OF.join(sorted(ps)) == ONE_OF.join(sorted(other.split(ONE_OF))):
-                    return SEEN.format(a=self.names.get(v, other), p="、".join(ps)), ("seen", a)
+                    return SEEN.format(a=name or self.names.get(v, other), p="、".join(ps)), ("seen", a)
         return None
 
     def _any_general(self, a):
@@ -533,7 +534,7 @@ class _Way:
         # a variable read at two places: one value
         for v, words in self.places.items():
             for other in words[1:]:
-                seen = self._seen_same(v, other)
+                seen = self._seen_same(v, other) or self._seen_same(v, words[0], other)
                 out.append(seen or (SAME.format(a=words[0], b=other), ("same", v)))
         judged_vars = set()
         for a in w.atoms:
@@ -965,7 +966,7 @@ def _make(kb, t, fs, src, counter, depth=0):
                for f, x in tfs.items() if f != "源" and f in fs):
             continue
         s = tfs["源"]
-        if not _is_cvar(s) and s != src:
+        if not _is_cvar(s) and src is not None and s != src:
             continue
         n = next(counter)
         sub, pins, fixed = {}, [], {}
@@ -976,7 +977,7 @@ def _make(kb, t, fs, src, counter, depth=0):
                     fixed[y] = x                    # the producer makes it this value: the consumer's too
                 continue
             if f == "源":
-                sub[x] = src
+                sub[x] = src if src is not None else (fs["源"] if _is_cvar(fs.get("源")) else f"{x}~e{n}")
             elif y is None or isinstance(y, (list, dict)):
                 sub[x] = f"{x}~e{n}"
                 if y is not None:
@@ -988,14 +989,15 @@ def _make(kb, t, fs, src, counter, depth=0):
         for pos, tests, nots in dnf(cond):
             f_ = (lambda x: sub.get(x, f"{x}~e{n}"))
             pos, tests, nots = _ren(pos, f_), _ren(tests, f_), _ren(nots, f_)
-            alts, ok = [(list(pins), list(tests), list(nots), dict(fixed))], not _is_cvar(s)
+            alts, ok = [(list(pins), list(tests), list(nots), dict(fixed))], not _is_cvar(s) or src is None
+            mark = src if src is not None else sub.get(s)
             for pt, pfs in pos:
-                if pfs.get("源") == src and pt in kb.derived:
+                if mark is not None and pfs.get("源") == mark and pt in kb.derived:
                     subs = _make(kb, pt, pfs, src, counter, depth + 1)
                     alts = [x for x in (_join(a, b) for a in alts for b in subs) if x is not None]
                     ok = ok or bool(subs)
                     continue
-                if pfs.get("id") == src:
+                if src is not None and pfs.get("id") == src:
                     if not _row_fits(kb, src, pt, pfs):
                         alts = []
                         break
@@ -1087,6 +1089,54 @@ def sourced(kb, key):
             memo[key] = (r, ways, sorted(srcs))
             return memo[key]
     return None
+
+
+def composed(kb, key):
+    """[ways] of an entry its family rule reports by its own row (id) but reads through a derived
+    fact with no 源 of its own (刑干: 見 {煞: 刑, 據: 干}): that fact replaced by the rules that make it,
+    the row's own cells put in so that only the rules that can make it for this row are read.  None
+    where nothing is replaced."""
+    memo = kb.__dict__.setdefault("_words_composed", {})
+    if key in memo:
+        return memo[key]
+    memo[key] = None
+    row = kb.rows.get(key)
+    rule = reporting_rule(kb, key)[0] if row is not None else None
+    if rule is None or not rule.as_var:
+        return None
+    from liuren.knowledge.conditions import dnf
+    from liuren.knowledge.meaning import meaning_of
+    counter = itertools.count()
+    n = next(counter)
+    cond = expand_macros(rule.when if isinstance(rule.when, list) else [rule.when], kb.macros, counter)
+    branches, replaced = [], False
+    for pos, tests, nots in dnf(cond):
+        f_ = (lambda x: key if x == rule.as_var else f"{x}~e{n}")
+        pos, tests, nots = _ren(pos, f_), _ren(tests, f_), _ren(nots, f_)
+        cells = {}                          # the row's own cells, where they are one value
+        for pt, pfs in pos:
+            if pt in kb.tables and pfs.get("id") == key:
+                for f, x in pfs.items():
+                    vals = {c.get(f) for c in row.data}
+                    if _is_cvar(x) and len(vals) == 1 and None not in vals:
+                        cells[x] = vals.pop()
+        g_ = (lambda x: cells.get(x, x))
+        alts = [([], _ren(tests, g_), _ren(nots, g_), {})]
+        for pt, pfs in _ren(pos, g_):
+            if pt == SEEN_FACT and pt in _producers(kb) and "源" not in pfs:
+                subs = _make(kb, pt, pfs, None, counter)
+                alts = [x for x in (_join(a, b) for a in alts for b in subs) if x is not None]
+                replaced = True
+                continue
+            alts = [(a[0] + [(pt, pfs)], a[1], a[2], a[3]) for a in alts]
+        branches += [_fix(a)[:3] for a in alts]
+    if not replaced or not branches:
+        return None
+    ways = meaning_of(kb).ways_of(kb, branches[:64])
+    if all(w.impossible for w in ways):
+        return None
+    memo[key] = ways
+    return ways
 
 
 def _cell_ne(cell, x):
@@ -1292,7 +1342,7 @@ def _entry_ways(kb, m, entry, rule):
     """The model's ways of an entry (its possible ones): its own; for a row read through a derived
     fact's 源, those composed from the rules that make the fact from the row (sourced); else None."""
     if entry.id in m.entries:
-        ways = m.requirement(entry.id)
+        ways = composed(kb, entry.id) or m.requirement(entry.id)     # 刑干: the 見 it reads, made from the 煞
     else:
         got = sourced(kb, entry.id)
         if got is not None and got[0] is rule:
@@ -1316,7 +1366,8 @@ def way_lines(kb, entry, ref=None):
         return rule, []
     items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
                                            kb.macros, itertools.count())))
-    own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else None
+    own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else \
+        [] if entry.id in m.entries and composed(kb, entry.id) else None
     out = []
     for w in ways:
         ww = _Way(kb, m, w, ref, items, own=own)
@@ -1337,7 +1388,8 @@ def judged_ways(kb, entry):
         return []
     items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
                                            kb.macros, itertools.count())))
-    own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else None
+    own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else \
+        [] if entry.id in m.entries and composed(kb, entry.id) else None
     out = []
     for w in ways:
         ww = _Way(kb, m, w, None, items, own=own)

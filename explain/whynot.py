@@ -667,8 +667,9 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
         ok = _placed_known(x, w, ww, env) and _solve(_tied(w, [x]), w, fb, env, None, w.rels) is not None
         v = next((v for f, v in x.fields.items() if f in ("支", "天") and v in ww.places), None)
         has = _choice_values(v, w, fb) if v is not None else []
-        if v is not None and v in env:
-            has.insert(0, f"{ww.names.get(v)} {env[v]}")
+        if v is not None and v in env:              # named by what it is (日支之合), not by the places
+            name = next((p for p in ww.places.get(v, []) if "或" not in p), ww.names.get(v))
+            has.insert(0, f"{name} {env[v]}")
         gen = ww.seen_name.get(v) if v is not None else None
         if gen:                                     # the general: what it rides on this board
             has += [f"{gen} 乘 {f.get('天')}" for f, _ in fb.facts("盤") if f.get("將") == gen]

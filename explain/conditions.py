@@ -42,7 +42,7 @@ APART = ["一{}", "另一{}", "又一{}", "第四{}", "第五{}", "第六{}", "�
 APART_PLACE = ["{}之一", "{}之另一", "{}之又一", "{}之第四", "{}之第五", "{}之第六"]
 GENERIC_COLUMNS = {"支", "干", "字", "天", "地", "干支", "id", "對", "甲", "乙", "丙", "丁", "上", "下", "本", "初", "中",
                    "末", "一", "二", "三"}
-LITERAL_COLUMNS = ("煞", "階", "關係", "名", "德")     # the literal cell that names what a row gives
+LITERAL_COLUMNS = ("煞", "階", "關係", "名", "德", "親")     # the literal cell that names what a row gives
 MAX_LISTED = 8              # a narrowed value listed in full up to this many values
 
 # the words a line is made of (zh; the page's ja goes through words.condition_words)
@@ -59,6 +59,18 @@ TEST_WORDS = {"eq": "{x} 即 {y}", "ne": "{x} 與 {y} 不同", "lt": "{x} 少於
               "gt": "{x} 多於 {y}", "ge": "{x} 不少於 {y}", "in": "{x} 在 {y} 之中", "notin": "{x} 不在 {y} 之中"}
 
 READS = "依「{t}」讀 {a}"
+PLACED = "{n}（據{k}）：{p}"     # a 神煞 row's own placement: 財（據日干）：甲乙 則 辰戌丑未，丙丁 則 申酉
+SEEN = "{a} 見於 {p}"        # kb/README.md: X 見於 P
+SEEN_FACT = "見"              # kb/README.md: 「X 見於 P」, the fact a 神煞 seen at a place is (made from a 煞)
+PLACE_ORDER = ["日干", "日支", "干上", "干陰", "支上", "支陰", "初傳", "中傳", "末傳", "占時", "本命", "行年"]
+
+
+def _place_order(p):
+    return (PLACE_ORDER.index(p) if p in PLACE_ORDER else len(PLACE_ORDER), p)
+
+
+def places_first(ww, v):
+    return (ww.places.get(v) or ["某"])[0]
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 STEMS = "甲乙丙丁戊己庚辛壬癸"
 
@@ -87,8 +99,10 @@ def _place_word(place, f):
 class _Way:
     """One way of the model worded: its variables named, its lines."""
 
-    def __init__(self, kb, m, w, ref, items=(), outer=None):
+    def __init__(self, kb, m, w, ref, items=(), outer=None, own=None, outer_said=()):
         self.kb, self.m, self.w, self.ref = kb, m, w, ref
+        self.outer_said = set(outer_said)           # outer variables that are a value (a row's cell), not a place
+        self.own = own                  # a row reached through its 源 (sourced): its cells give a value
         self.rule_items = list(items)
         self.outer = outer or {}                    # a negated body's outer variables: their names outside
         self.names = {}
@@ -101,7 +115,12 @@ class _Way:
 
     def _name(self):
         w = self.w
-        places = {v: [n] for v, n in self.outer.items()}   # variable -> the places it is read at (in order)
+        self.rowvals = self._row_values()
+        places = {v: [n] for v, n in self.outer.items() if v not in self.outer_said}   # variable -> its places
+        for v in self.outer_said:
+            if v in self.outer:
+                self.names[v] = self.outer[v]
+                self.said.add(v)
 
         fields_of = {}
 
@@ -141,9 +160,11 @@ class _Way:
                     elif f == "地":
                         add(v, f"{sky_name} 所臨")
         self.places = places
+        self.base_places = set(places)              # named by where they are read (not reached from another)
         self.derived = {}                           # variable -> (the variable it is reached from, link)
         self.by_gen = set()                         # 盤 atoms whose branch is named by its general
         self._derive(places)
+        self._own_names(places)
         # two variables read at the same choice of places (占時或日干或日支) are told apart in words
         firsts = {}
         for v, words in places.items():
@@ -158,6 +179,10 @@ class _Way:
                     places[v] = [APART_PLACE[min(i, len(APART_PLACE) - 1)].format(word)] + places[v][1:]
         for v, words in places.items():
             self.names[v] = words[0]
+        for v, x in self.rowvals.items():          # a cell of the entry's own row, read by no place: said as it
+            if v not in self.names:
+                self.names[v] = x
+                self.said.add(v)
         kinds = {}
         for a in w.atoms:
             for f, v in sorted(a.fields.items()):
@@ -185,6 +210,146 @@ class _Way:
                 self.names[v] = APART[min(i, len(APART) - 1)].format(base[1:])
             else:
                 self.names[v] = base
+
+    def _row_values(self):
+        """{variable: value} for the cells of a row the way is pinned to (its id one value) that are the
+        same in all its cells: 長生's 階 長生, its 非 無 (what no place reads, said by the row's value)."""
+        out = {}
+        for t, fs in self.w.links:
+            rid = fs.get("id")
+            if _is_var(rid):
+                d = self.w.dom.get(rid)
+                rid = next(iter(d)) if d is not None and len(d) == 1 else None
+            row = self.kb.rows.get(rid) if isinstance(rid, str) else None
+            if row is None or not row.data:
+                continue
+            for f, v in fs.items():
+                if f == "id" or not _is_var(v):
+                    continue
+                vals = {str(c.get(f)) for c in row.data}
+                if len(vals) == 1 and None not in {c.get(f) for c in row.data}:
+                    out.setdefault(v, vals.pop())
+        return out
+
+    def _own_names(self, places):
+        """A row reached through its 源 (a 神煞 row): the value its cells give is named by the row (財,
+        天怪); what they are looked up by keeps the name of its place (日干, 月建); a choice of places the
+        value is read at is kept for the line that says where it is seen."""
+        self.own_link, self.own_keys, self.own_outs, self.seen_at, self.seen_name = None, [], [], {}, {}
+        self.own_said = set()
+        if not self.own:
+            return
+        board = {v for a in self.w.atoms for v in a.fields.values()}
+        for i, (t, fs) in enumerate(self.w.links):
+            rid = fs.get("id")
+            if (_is_var(rid) or str(rid).startswith("~c")) and self.w.dom.get(rid) and len(self.w.dom[rid]) == 1:
+                rid = next(iter(self.w.dom[rid]))
+            if rid in self.own:                     # the row, or the 煞 row it reads (天喜官占: 天喜)
+                break
+        else:
+            return
+        row = self.kb.rows[rid]
+        self.own_row = rid
+        self.own_link = i
+        self.seen_name = {}
+        for f, v in fs.items():
+            if f == "id" or not (_is_var(v) or str(v).startswith("~c")):
+                continue
+            d = self.w.dom.get(v)
+            if d is not None and len(d) == 1:
+                for a in self.w.atoms:              # a general the row is: 貴人 見於 … is where it rides
+                    if a.fact == "盤" and a.fields.get("將") == v and a.fields.get("天") in places:
+                        self.seen_name[a.fields["天"]] = row.name
+                        self.own_said.add(v)
+                continue
+            ws = places.get(v)
+            got = self.derived.get(v)
+            if ws and ONE_OF not in ws[0] and (v in self.base_places or got and got[1] != i):
+                self.own_keys.append((f, v))
+            elif v in board:
+                self.own_outs.append((f, v))
+        main = [x for x in self.own_outs if x[0] == "支"] or self.own_outs[:1]
+        for f, v in self.own_outs:
+            if v in places:
+                self.seen_at[v] = places[v][0]
+            places[v] = [row.name if (f, v) in main else f"{row.name}之{f}"]
+            self.derived.pop(v, None)
+        for v in self.seen_name:
+            self.seen_at.setdefault(v, places[v][0])
+
+    def placement(self):
+        """「財：日干 甲乙 則 辰戌丑未，丙丁 則 申酉，…」: the row's own cells, what each value of its key
+        gives (the key named by its place, as the rule reads it), keys giving the same values together."""
+        if self.own_link is None or not self.own_keys or not self.own_outs:
+            return None
+        t, fs = self.w.links[self.own_link]
+        row = self.kb.rows[self.own_row]
+        lits = {f: x for f, x in fs.items() if f != "id" and not _is_var(x) and not str(x).startswith("~c")}
+        keyf = [f for f, _ in self.own_keys]
+        outf = [f for f, _ in self.own_outs]
+        pairs = {}
+        for cells in row.data:
+            if any(f not in cells or _cell_ne(cells[f], x) for f, x in lits.items()):
+                continue
+            if any(f not in cells for f in keyf + outf):
+                continue
+            k = "".join(str(cells[f]) for f in keyf)
+            o = "".join(str(cells[f]) for f in outf)
+            got = pairs.setdefault(k, [])
+            if o not in got:
+                got.append(o)
+        if not pairs:
+            return None
+        groups = {}
+        for k, os in pairs.items():
+            groups.setdefault(tuple(os), []).append(k)
+        parts = []
+        for os, ks in groups.items():
+            sep = "、" if any(len(x) > 1 for x in ks) else ""
+            osep = "、" if any(len(x) > 1 for x in os) else ""
+            parts.append(f"{sep.join(ks)} 則 {osep.join(os)}")
+        key = "、".join(self.names.get(v, places_first(self, v)) for _, v in self.own_keys)
+        return PLACED.format(n=row.name, k=key, p="，".join(parts))
+
+    def _placed_rel(self, vs):
+        """Is this relation the one the row's own cells make (its key, or what its key is reached from,
+        and the value they give)?"""
+        if self.own_link is None or not self.own_keys:
+            return False
+        keys = {v for _, v in self.own_keys}
+        for v in list(keys):
+            while v in self.derived and self.derived[v][1] is not None:
+                v = self.derived[v][0]
+                keys.add(v)
+        return bool(set(vs) & keys) and bool(set(vs) & {v for _, v in self.own_outs})
+
+    def _seen_same(self, v, other, name=None):
+        """「太歲 見於 日干、日支、…」 for a 神煞 row's value read at a choice of places (never 「太歲 即 A或B」)."""
+        if self.own is None or ONE_OF not in other or name is not None and ONE_OF in name:
+            return None
+        for a in self.w.atoms:
+            if a.fact == "位" and a.fields.get("支") == v and _is_var(a.fields.get("位")) or \
+                    a.fact == "位" and a.fields.get("支") == v and str(a.fields.get("位")).startswith("~c"):
+                ps = sorted(self._positions(a.fields.get("位")), key=_place_order)
+                if ps and ONE_OF.join(sorted(ps)) == ONE_OF.join(sorted(other.split(ONE_OF))):
+                    return SEEN.format(a=name or self.names.get(v, other), p="、".join(ps)), ("seen", a)
+        return None
+
+    def _any_general(self, a):
+        """「天怪 入占，乘任」: a general 任 (any: asserted for every branch that is there) says nothing."""
+        return any(self._one(v) == "任" for f, v in a.fields.items() if f == "將") and all(
+            v in self.places or self._one(v) for v in a.fields.values())
+
+    def _seen(self, a):
+        """「財 見於 日干、日支、初傳…」: a value the row gives, read at one of several places."""
+        if a.fact != "位" or not self.seen_at:
+            return None
+        for f, v in a.fields.items():
+            if f in ("支", "天") and v in self.seen_at:
+                ps = sorted(self._positions(a.fields.get("位")), key=_place_order)
+                if ps:
+                    return SEEN.format(a=self.seen_name.get(v) or self.name(v), p="、".join(ps))
+        return None
 
     # a value reached from a named one through a table (or the plate) that gives one value for each:
     # named from it, in the table's own words (日干之合, 日干之合所寄, 其所臨)
@@ -216,7 +381,7 @@ class _Way:
                     v = a.fields.get(f)
                     if f == "將" and id(a) in by_gen:
                         continue
-                    if v is not None and v not in places:
+                    if v is not None and v not in places and v not in self.outer_said:
                         places[v] = [f"{sky_name}{suffix}"]
                         self.derived[v] = (sky, None, suffix)
                         origin[v] = {v} | origin.get(sky, set())
@@ -226,14 +391,16 @@ class _Way:
                     if not _is_var(src) or src not in places or s == "id" or ONE_OF in places[src][0]:
                         continue
                     for g, dst in fs.items():
-                        if g in (s, "id") or not _is_var(dst) or dst in origin.get(src, ()) or dst in self.derived:
+                        if g in (s, "id") or not _is_var(dst) or dst in origin.get(src, ()) or dst in self.derived \
+                                or dst in self.outer_said or dst in self.rowvals:
                             continue
                         d = w.dom.get(dst)
                         if d is not None and len(d) == 1:
                             continue                        # one value: said as it
-                        if _keys(kb, t) == {g} or not self._functional(t, fs, s, g):     # the key is what one looks up by
-                            continue
-                        word = _derived_word(kb, t, fs, s, g, places[src][0])
+                        if _keys(kb, t) == {g} and g in GENERIC_COLUMNS or not self._functional(t, fs, s, g):
+                            continue                # the key is what one looks up by (a named one is a value: 之本家)
+                        word = _derived_word(kb, t, {f: self.rowvals.get(x, x) for f, x in fs.items()}, s, g,
+                                             places[src][0])
                         if word is None:
                             continue
                         if dst in places:                   # named already: the name says the tie (初傳 即 日干之合)
@@ -286,6 +453,8 @@ class _Way:
         for f, x in fs.items():
             if not _is_var(x):
                 lits[f] = x
+            elif x in getattr(self, "rowvals", {}) and f != "id":
+                lits[f] = self.rowvals[x]           # a cell of the entry's own row
             else:
                 d = self.w.dom.get(x)
                 if d is not None and len(d) == 1:
@@ -355,20 +524,27 @@ class _Way:
         value, ("atom", atom), ("rel", i), ("test", t), ("neg", i)."""
         w, out = self.w, []
         rel_lines, self.kept_tied = [], set()
+        placed = False
         for i, (vs, tuples, label) in enumerate(w.rels):
+            if not placed and self._placed_rel(vs) and self.placement():
+                rel_lines.append((self.placement(), ("placed", i)))
+                placed = True
+                continue
             rel_lines += [(x, ("rel", i)) for x in self._relation(vs, tuples, label)]
         # a variable read at two places: one value
         for v, words in self.places.items():
             for other in words[1:]:
-                out.append((SAME.format(a=words[0], b=other), ("same", v)))
+                seen = self._seen_same(v, other) or self._seen_same(v, words[0], other)
+                out.append(seen or (SAME.format(a=words[0], b=other), ("same", v)))
         judged_vars = set()
         for a in w.atoms:
             if a.fact == "判":
                 out.append((self._judgment(a), ("judged", a)))
                 judged_vars |= set(a.fields.values())
         # narrowed values at a named place
+        outs = ({v for _, v in self.own_outs} if placed else set()) | self.own_said
         for v, words in self.places.items():
-            if v in judged_vars or v in self.kept_tied:
+            if v in judged_vars or v in self.kept_tied or v in outs:
                 continue
             d, full = w.dom.get(v), self._full(v)
             if d is not None and v in self.derived and isinstance(self.derived[v][2], tuple) and d == self._effective(v):
@@ -383,15 +559,24 @@ class _Way:
                 out.append((NOT_IS.format(a=words[0], v=self._values(ex, "、")), ("dom", v)))
         # facts said by their own words (derived facts, a general on a branch no place names …)
         for a in w.atoms:
-            if a.fact == "判" or self._names_only(a):
+            seen = self._seen(a)
+            if seen:
+                out.append((seen, ("seen", a)))
                 continue
+            if a.fact == "判" or self._names_only(a) or self._any_general(a):
+                continue
+            if a.fact == "盤" and a.fields.get("天") in self.seen_name:
+                continue                            # 貴人 見於 … says where the general rides
             out.append((self._atom(a), ("atom", a)))
         out += rel_lines
         for t, vs in w.open_tests:
             op, x, y = t
             out.append((TEST_WORDS.get(op, "{x} {y}").format(x=self._arg(x), y=self._arg(y)), ("test", t)))
         for i, (_text, _free, cond) in enumerate(w.negs):
-            out.append((NEG.format(self._negation(i, cond)), ("neg", i)))
+            said = self._negation(i, cond)
+            if said is not None:
+                out.append((NEG.format(said), ("neg", i)))
+        out = [x for x in out if x[1][0] == "placed"] + [x for x in out if x[1][0] != "placed"]
         got = {}
         for x, what in out:
             if x:                                   # 「{干}日之日本」 of 日干: 日干之日本 (月建月 → 月建)
@@ -478,9 +663,23 @@ class _Way:
             tpl = "{天} 臨 {地}" if "將" not in vals else "{將} 乘 {天}"
         if a.fact == "課":
             return self._lesson(vals)
+        tpl0 = _fact_words(a.fact, self.kb) or ""
+        if all("{" + f + "}" in tpl0 for f in ("課", "上", "下")) and any(      # a lesson read by its parts
+                f not in a.fields and f not in dict(a.key) or f in a.fields and self._free(a.fields[f]) for f in ("課", "下")):
+            free = {f for f in ("課", "下") if f not in vals or f in a.fields and self._free(a.fields[f])}
+            rest = [vals[f] for f in sorted(vals) if f not in ("課", "上", "下") and vals[f]]
+            return " ".join([self._lesson({**{f: ("某" if f in free else x) for f, x in vals.items()},
+                                           **{f: "某" for f in free}})] + rest)
         if tpl:                                     # a clause of a field the condition leaves open: not said
             tpl = re.sub(r"（[^（）{]*\{(\w+)\}[^（）]*）|，[^，{]*\{(\w+)\}[^，]*$",
-                         lambda mm: "" if (mm.group(1) or mm.group(2)) not in vals else mm.group(0), tpl)
+                         lambda mm: "" if vals.get(mm.group(1) or mm.group(2), "某") == "某" else mm.group(0), tpl)
+            for f, v in a.fields.items():           # a don't-care field ($_): not said (三傳合局, never 三傳某某某合)
+                d = self.w.dom.get(v)
+                if f in vals and v.startswith("$_") and self._free(v) and (d is None or d == self._full(v)) \
+                        and re.search(r"\}\{" + f + r"\}|\{" + f + r"\}\{", tpl):      # one of a run {甲}{乙}{丙}
+                    vals[f] = ""
+            # a field the pattern leaves open, named by the word after it (合{局}局): that word alone
+            tpl = re.sub(r"(?<=[合屬])\{(\w)\}(?=\1)", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
             try:
                 return re.sub(r"之(\w)\1", r"之\1", _fill(tpl, vals))        # 日干所屬之局 局 → 之局
             except (IndexError, ValueError):
@@ -578,16 +777,39 @@ class _Way:
         if not ways:
             return self._cond(cond)
         outer = outer or {v: self.names[v] for v in self.names if not v.startswith("~c")}
+        values = {v: outer[v] for v in self.said if v in outer and not v.startswith("~c")}
+        ways = [nw for nw in ways if not self._vacuous(nw, values)]
+        if not ways:
+            return None                 # it reads a value its field never has (所問 無): nothing to negate
         items = list(_flat_items(cond if isinstance(cond, list) else [cond]))
         said = []
         for nw in ways:
-            ww = _Way(self.kb, self.m, nw, self.ref, items, outer)
+            ww = _Way(self.kb, self.m, nw, self.ref, items, outer, outer_said=values)
             lines = [x for x in ww.lines() if x]
             said.append("；".join(lines))
         said = list(dict.fromkeys(x for x in said if x))
         if not said:
             return self._cond(cond)
         return said[0] if len(said) == 1 else WAYS.format("｜".join(said))
+
+    def _vacuous(self, nw, values):
+        """Does a negated way read one of these values where it never is: in a field that never has it
+        (所問 為 無), or in a table no row of which has it (臨官 among 長生之為官鬼脫氣者)?"""
+        for a in nw.atoms:
+            for f, v in a.fields.items():
+                fd = self.m.fdom.get((a.fact, f))
+                if v in values and fd is not None and values[v] not in {str(x) for x in fd}:
+                    return True
+        for t, fs in nw.links:
+            lits = {f: values[v] for f, v in fs.items() if v in values}
+            if not lits or t not in self.m.static_types:
+                continue
+            lits.update({f: x for f, x in fs.items() if not _is_var(x) and not str(x).startswith("~c")})
+            if not any(all(str(r.get(f)) == str(x) if not isinstance(x, list) else r.get(f) in x
+                           for f, x in lits.items())
+                       for tab in self.kb.tables.values() if tab.fact_type == t for r in tab.facts()):
+                return True
+        return False
 
     def _cond(self, cond):
         alias = self.w.alias
@@ -676,12 +898,245 @@ def reporting_rule(kb, key):
         for item in _flat_cond(r.when):
             if isinstance(item, dict) and ftype in item and item[ftype].get("id") == r.as_var:
                 return r, {r.as_var: key}
+    got = sourced(kb, key)              # a row reached through a derived fact's 源 (a 神煞 row)
+    if got is not None:
+        return got[0], {got[0].as_var: key}
     for r in kb.rules.values():
         if r.as_var and r.kind == row.kind and any(
                 isinstance(item, dict) and any(isinstance(f, dict) and f.get("源") == r.as_var for f in item.values())
                 for item in _flat_cond(r.when)):
             return r, {r.as_var: key}
     return None, {}
+
+
+# ---------------------------------------------------------------- a row reached through a derived fact's 源
+def _ren(c, f):
+    """A condition (pattern list, test, negation) with each variable x replaced by f(x)."""
+    if isinstance(c, list):
+        return [_ren(x, f) for x in c]
+    if isinstance(c, tuple):
+        return tuple(_ren(x, f) for x in c)
+    if isinstance(c, dict):
+        return {k: (v if k == "macro" else _ren(v, f)) for k, v in c.items()}
+    return f(c) if _is_cvar(c) else c
+
+
+def _producers(kb):
+    """derived fact type -> [(rule, the fields of the fact its `then:` makes)], for facts that carry a 源."""
+    memo = kb.__dict__.get("_words_producers")
+    if memo is None:
+        from liuren.knowledge.conditions import then_facts
+        memo = {}
+        for r in kb.rules.values():
+            for t, fs in then_facts(r.then):
+                if t in kb.derived and "源" in fs:
+                    memo.setdefault(t, []).append((r, dict(fs)))
+        kb.__dict__["_words_producers"] = memo
+    return memo
+
+
+def _rows_by_id(kb):
+    memo = kb.__dict__.get("_words_rowtype")
+    if memo is None:
+        memo = {rid: (kb.tables[r.table].fact_type, r) for rid, r in kb.rows.items() if r.table in kb.tables}
+        kb.__dict__["_words_rowtype"] = memo
+    return memo
+
+
+def _row_fits(kb, rid, t, fs):
+    """Can the row rid be the row a pattern on table type t reads (its literal cells admit it)?"""
+    got = _rows_by_id(kb).get(rid)
+    if got is None or got[0] != t:
+        return False
+    lits = {f: x for f, x in fs.items() if f != "id" and not _is_cvar(x)}
+    return any(all(f in cells and not _cell_ne(cells[f], x) for f, x in lits.items()) for cells in got[1].data)
+
+
+def _make(kb, t, fs, src, counter, depth=0):
+    """The ways (patterns, tests, negations, the consumer's variables a producer fixes) by which the
+    rules that make a fact of type t with fields fs (a consumer's pattern, its 源 the row src) make
+    it: each producer's condition, its 源 the row, its `then:` fields the consumer's.  [] when no
+    rule can make it for that row."""
+    from liuren.knowledge.conditions import dnf
+    if depth > 4:
+        return []
+    out = []
+    for r, tfs in _producers(kb).get(t, ()):
+        if any(not _is_cvar(x) and not _is_cvar(fs[f]) and _cell_ne(x, fs[f])
+               for f, x in tfs.items() if f != "源" and f in fs):
+            continue
+        s = tfs["源"]
+        if not _is_cvar(s) and src is not None and s != src:
+            continue
+        n = next(counter)
+        sub, pins, fixed = {}, [], {}
+        for f, x in tfs.items():
+            y = fs.get(f)
+            if not _is_cvar(x):
+                if _is_cvar(y):
+                    fixed[y] = x                    # the producer makes it this value: the consumer's too
+                continue
+            if f == "源":
+                sub[x] = src if src is not None else (fs["源"] if _is_cvar(fs.get("源")) else f"{x}~e{n}")
+            elif y is None or isinstance(y, (list, dict)):
+                sub[x] = f"{x}~e{n}"
+                if y is not None:
+                    pins.append(("~row", {"id": sub[x], "=": y if isinstance(y, list) else None}))
+            else:
+                sub[x] = y
+        pins = [p for p in pins if p[1]["="] is not None]
+        cond = expand_macros(r.when if isinstance(r.when, list) else [r.when], kb.macros, counter)
+        for pos, tests, nots in dnf(cond):
+            f_ = (lambda x: sub.get(x, f"{x}~e{n}"))
+            pos, tests, nots = _ren(pos, f_), _ren(tests, f_), _ren(nots, f_)
+            alts, ok = [(list(pins), list(tests), list(nots), dict(fixed))], not _is_cvar(s) or src is None
+            mark = src if src is not None else sub.get(s)
+            for pt, pfs in pos:
+                if mark is not None and pfs.get("源") == mark and pt in kb.derived:
+                    subs = _make(kb, pt, pfs, src, counter, depth + 1)
+                    alts = [x for x in (_join(a, b) for a in alts for b in subs) if x is not None]
+                    ok = ok or bool(subs)
+                    continue
+                if src is not None and pfs.get("id") == src:
+                    if not _row_fits(kb, src, pt, pfs):
+                        alts = []
+                        break
+                    ok = True
+                alts = [(a[0] + [(pt, pfs)], a[1], a[2], a[3]) for a in alts]
+            if ok:
+                out += [_fix(a) for a in alts]
+    return out
+
+
+def _join(a, b):
+    """Two partial ways as one (None where they fix a variable to two values)."""
+    fixed = dict(a[3])
+    for v, x in b[3].items():
+        if fixed.setdefault(v, x) != x:
+            return None
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2], fixed
+
+
+def _fix(a):
+    """A partial way with the values its producers fix put in (kept, for the consumer above)."""
+    f = (lambda x: a[3].get(x, x))
+    return _ren(a[0], f), _ren(a[1], f), _ren(a[2], f), a[3]
+
+
+def sourced(kb, key):
+    """(the rule that reports the row key, [its ways]) for a row reached through a derived fact's 源
+    (read-shensha reads 見 {源: $r}; the 見 is made by shensha-seen from a 煞 that place-stem-sha makes
+    from the row): the reporting rule's condition, each such fact replaced by the condition of the
+    rules that make it from this row.  None for any other entry."""
+    memo = kb.__dict__.setdefault("_words_sourced", {})
+    if key in memo:
+        return memo[key]
+    memo[key] = None
+    row = kb.rows.get(key)
+    if row is None or key in kb.rules:
+        return None
+    from liuren.knowledge.conditions import dnf
+    from liuren.knowledge.meaning import meaning_of
+    counter = itertools.count()
+    readers = kb.__dict__.get("_words_readers")
+    if readers is None:                     # rules that read a derived fact's 源 (or a table) by their as: variable
+        readers = kb.__dict__["_words_readers"] = [
+            r for r in kb.rules.values() if r.as_var and any(
+                isinstance(p, dict) and any(isinstance(v, dict) and r.as_var in v.values() and (
+                    k in kb.derived and v.get("源") == r.as_var or k in kb.tables and v.get("id") != r.as_var)
+                    for k, v in p.items()) for p in _flat_cond(r.when))]
+    facts_of = kb.__dict__.setdefault("_words_facts", {})
+    for r in readers:
+        if r.kind != row.kind:
+            continue
+        n = next(counter)
+        cond = expand_macros(r.when if isinstance(r.when, list) else [r.when], kb.macros, counter)
+        branches, srcs = [], {key}
+        for pos, tests, nots in dnf(cond):
+            f_ = (lambda x: key if x == r.as_var else f"{x}~e{n}")
+            pos, tests, nots = _ren(pos, f_), _ren(tests, f_), _ren(nots, f_)
+            # the 源 of a derived fact read through a table keyed by the row (星煞分論 {源: $r, 報: $q})
+            choices = [{}]
+            for pt, pfs in pos:
+                if pt in kb.tables and key in pfs.values():
+                    f0 = next(f for f, y in pfs.items() if y == key)
+                    for g, x in pfs.items():
+                        if _is_cvar(x) and any(d.get("源") == x for dt, d in pos if dt in kb.derived):
+                            if pt not in facts_of:
+                                facts_of[pt] = [c for tab in kb.tables.values() if tab.fact_type == pt
+                                                for c in tab.facts()]
+                            vals = sorted({c[g] for c in facts_of[pt] if c.get(f0) == key and g in c})
+                            choices = [{**c, x: v} for c in choices for v in vals]
+            for ch in choices:
+                srcs.update(v for v in ch.values() if v in kb.rows)
+                g_ = (lambda x: ch.get(x, x))
+                alts, ok = [([], _ren(tests, g_), _ren(nots, g_), {})], False
+                for pt, pfs in _ren(pos, g_):
+                    src = pfs.get("源")
+                    if pt in kb.derived and src is not None and not _is_cvar(src) and src in kb.rows:
+                        subs = _make(kb, pt, pfs, src, counter)
+                        alts = [x for x in (_join(a, b) for a in alts for b in subs) if x is not None]
+                        ok = True
+                        continue
+                    alts = [(a[0] + [(pt, pfs)], a[1], a[2], a[3]) for a in alts]
+                if ok:
+                    branches += [_fix(a)[:3] for a in alts]
+        if branches:
+            m = meaning_of(kb)
+            ways = m.ways_of(kb, branches[:64])
+            if all(w.impossible for w in ways):
+                continue                    # a rule that reads such facts, never this row's
+            memo[key] = (r, ways, sorted(srcs))
+            return memo[key]
+    return None
+
+
+def composed(kb, key):
+    """[ways] of an entry its family rule reports by its own row (id) but reads through a derived
+    fact with no 源 of its own (刑干: 見 {煞: 刑, 據: 干}): that fact replaced by the rules that make it,
+    the row's own cells put in so that only the rules that can make it for this row are read.  None
+    where nothing is replaced."""
+    memo = kb.__dict__.setdefault("_words_composed", {})
+    if key in memo:
+        return memo[key]
+    memo[key] = None
+    row = kb.rows.get(key)
+    rule = reporting_rule(kb, key)[0] if row is not None else None
+    if rule is None or not rule.as_var:
+        return None
+    from liuren.knowledge.conditions import dnf
+    from liuren.knowledge.meaning import meaning_of
+    counter = itertools.count()
+    n = next(counter)
+    cond = expand_macros(rule.when if isinstance(rule.when, list) else [rule.when], kb.macros, counter)
+    branches, replaced = [], False
+    for pos, tests, nots in dnf(cond):
+        f_ = (lambda x: key if x == rule.as_var else f"{x}~e{n}")
+        pos, tests, nots = _ren(pos, f_), _ren(tests, f_), _ren(nots, f_)
+        cells = {}                          # the row's own cells, where they are one value
+        for pt, pfs in pos:
+            if pt in kb.tables and pfs.get("id") == key:
+                for f, x in pfs.items():
+                    vals = {c.get(f) for c in row.data}
+                    if _is_cvar(x) and len(vals) == 1 and None not in vals:
+                        cells[x] = vals.pop()
+        g_ = (lambda x: cells.get(x, x))
+        alts = [([], _ren(tests, g_), _ren(nots, g_), {})]
+        for pt, pfs in _ren(pos, g_):
+            if pt == SEEN_FACT and pt in _producers(kb) and "源" not in pfs:
+                subs = _make(kb, pt, pfs, None, counter)
+                alts = [x for x in (_join(a, b) for a in alts for b in subs) if x is not None]
+                replaced = True
+                continue
+            alts = [(a[0] + [(pt, pfs)], a[1], a[2], a[3]) for a in alts]
+        branches += [_fix(a)[:3] for a in alts]
+    if not replaced or not branches:
+        return None
+    ways = meaning_of(kb).ways_of(kb, branches[:64])
+    if all(w.impossible for w in ways):
+        return None
+    memo[key] = ways
+    return ways
 
 
 def _cell_ne(cell, x):
@@ -719,6 +1174,8 @@ def _derived_word(kb, t, fs, s, g, src):
         x = lits.get(col)
         if x and len(x) > 1 or (x and x not in BRANCHES + STEMS):
             return f"{src}之{x}"
+    if s == "干支" and g in ("干", "支") and src.endswith("干支") and len(src) > 2:
+        return f"{src[:-2]}之{g}"             # 太歲干支 → 太歲之干
     if g not in GENERIC_COLUMNS:
         subject = _table_subject(kb, t)
         if len(g) == 1 and subject:            # a column that only qualifies what the table gives: 日干之晝貴人
@@ -824,7 +1281,12 @@ def _pattern_words(cond, b, kb, ref=None, fill=None):
         from liuren.explain.factwords import row_words
         cells = {f: x for f, x in vals.items() if f != "id"}
         return f"依「{row.name}」" + ("：" + row_words(kb, {"t": k, **cells}) if cells and k in kb.tables else "")
-    if tpl:
+    for f, x in v.items():                      # a don't-care field of a run {甲}{乙}{丙}: not said (三傳合局)
+        if _is_cvar(x) and x.startswith("$_") and x not in b and tpl and \
+                re.search(r"\}\{" + f + r"\}|\{" + f + r"\}\{", tpl):
+            vals[f] = ""
+    if tpl:                                     # a clause of a field the pattern does not read: not said
+        tpl = re.sub(r"（[^（）{]*\{(\w+)\}[^（）]*）", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
         try:
             return string.Formatter().vformat(tpl, (), _Missing(vals))
         except (IndexError, ValueError):
@@ -866,12 +1328,30 @@ def item_text(kb, key, item, values, neg=None, fill=None):
         for x, root in ww.w.alias.items():
             if x in values and values[x] is not None:
                 outer[root] = str(values[x])
-        return NEG.format(ww._negation(neg, item.get(k) if k == "not" else item, outer))
+        said = ww._negation(neg, item.get(k) if k == "not" else item, outer)
+        if said is not None:
+            return NEG.format(said)
     return _pattern_words(item, named, kb, fill=fill)
 
 
 def _rule_of(kb, entry):
     return reporting_rule(kb, entry.id)
+
+
+def _entry_ways(kb, m, entry, rule):
+    """The model's ways of an entry (its possible ones): its own; for a row read through a derived
+    fact's 源, those composed from the rules that make the fact from the row (sourced); else None."""
+    if entry.id in m.entries:
+        ways = composed(kb, entry.id) or m.requirement(entry.id)     # 刑干: the 見 it reads, made from the 煞
+    else:
+        got = sourced(kb, entry.id)
+        if got is not None and got[0] is rule:
+            ways = got[1]
+        elif rule.id in m.entries:
+            ways = m.requirement(rule.id)
+        else:
+            return None
+    return [w for w in ways if not w.impossible] or ways
 
 
 def way_lines(kb, entry, ref=None):
@@ -881,15 +1361,16 @@ def way_lines(kb, entry, ref=None):
     rule, _ = _rule_of(kb, entry)
     if rule is None:
         return rule, []
-    eid = entry.id if entry.id in m.entries else rule.id     # a row read through its 源, not its id: the rule's
-    if eid not in m.entries:
+    ways = _entry_ways(kb, m, entry, rule)
+    if ways is None:
         return rule, []
     items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
                                            kb.macros, itertools.count())))
-    ways = [w for w in m.requirement(eid) if not w.impossible] or m.requirement(eid)
+    own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else \
+        [] if entry.id in m.entries and composed(kb, entry.id) else None
     out = []
     for w in ways:
-        ww = _Way(kb, m, w, ref, items)
+        ww = _Way(kb, m, w, ref, items, own=own)
         out.append(ww.lines())
     return rule, out
 
@@ -902,15 +1383,16 @@ def judged_ways(kb, entry):
     rule, _ = _rule_of(kb, entry)
     if rule is None:
         return []
-    eid = entry.id if entry.id in m.entries else rule.id
-    if eid not in m.entries:
+    ways = _entry_ways(kb, m, entry, rule)
+    if ways is None:
         return []
     items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
                                            kb.macros, itertools.count())))
-    ways = [w for w in m.requirement(eid) if not w.impossible] or m.requirement(eid)
+    own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else \
+        [] if entry.id in m.entries and composed(kb, entry.id) else None
     out = []
     for w in ways:
-        ww = _Way(kb, m, w, None, items)
+        ww = _Way(kb, m, w, None, items, own=own)
         out.append((w, ww, ww.judged_lines()))
     return out
 
@@ -927,6 +1409,8 @@ def conditions_in_words(kb, entry, links=False):
     common = [x for x in ways[0] if all(x in w for w in ways[1:])]
     lines = list(common)
     rest = [[x for x in w if x not in common] for w in ways]
+    if not all(rest):
+        rest = []                   # a way that needs only the common lines: the others add nothing
     rest = [r for r in rest if r]
     if len(rest) == 1 and len(ways) == 1:
         lines += rest[0]

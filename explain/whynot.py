@@ -549,17 +549,84 @@ def _same_values(v, w, fb, env):
     return list(dict.fromkeys(out)) if len(out) > 1 else []
 
 
-def _choice_values(v, w, fb):
-    """A branch read at one of several places (初傳或中傳或末傳): the board's branch at each of them."""
+def _choice_values(v, w, fb, raw=False):
+    """A branch read at one of several places (初傳或中傳或末傳): the board's branch at each of them
+    (日干 its stem and the branch it lodges in: 日干 丁（寄未）; a 天盤 branch read over a place: 干上
+    神 …, said 日干上 子)."""
+    from liuren.explain.conditions import _place_order
     out = []
     for a in w.atoms:
-        if a.fact == "位" and a.fields.get("支") == v and "位" in a.fields:
-            places = sorted(w.dom.get(a.fields["位"]) or ())
-            board = {f.get("位"): f.get("支") for f, _ in fb.facts("位")}
-            order = ["初傳", "中傳", "末傳"]
-            places.sort(key=lambda p: (order.index(p) if p in order else 9, p))
-            out += [f"{p} {board[p]}" for p in places if board.get(p)]
+        fl = next((f for f in ("支", "天") if a.fields.get(f) == v), None)
+        if a.fact == "位" and fl and "位" in a.fields:
+            places = sorted(w.dom.get(a.fields["位"]) or (), key=_place_order)
+            board = {f.get("位"): f for f, _ in fb.facts("位")}
+            for p in places:
+                f = board.get(p) or {}
+                if not f.get(fl):
+                    continue
+                if raw:
+                    out.append(f[fl])
+                elif fl == "天" and p not in ("初傳", "中傳", "末傳"):     # the 天盤 branch over the place: 干上
+                    out.append(f"{ {'日干': '干上', '日支': '支上'}.get(p, p + '上')} {f['天']}")
+                elif fl == "天":                                # a 三傳 is a 天盤 branch itself
+                    out.append(f"{p} {f['天']}")
+                elif p == "日干" and f.get("干"):
+                    out.append(f"日干 {f['干']}（寄{f['支']}）")
+                else:
+                    out.append(f"{p} {f['支']}")
     return list(dict.fromkeys(out))
+
+
+def _placed_known(a, w, ww, env):
+    """A line reading the value a 神煞 row gives (財, 天怪): the board must give what it is looked up by."""
+    outs = {v for _, v in getattr(ww, "own_outs", ())}
+    mine = set(a.fields.values()) & outs
+    if not mine:
+        return True
+    for vs, _t, _l in w.rels:
+        if set(vs) & mine and any(v not in env for v in vs if v not in outs):
+            return False
+    return True
+
+
+def _made(v, w, env):
+    """The values a 神煞 row's cells give v for the board's key (進神 子、午 on a 丁 day)."""
+    out = set()
+    for vs, tuples, _ in w.rels:
+        if v not in vs:
+            continue
+        keys = [i for i, u in enumerate(vs) if u in env]
+        if not keys:
+            continue
+        i = vs.index(v)
+        got = {t[i] for t in tuples if all(t[k] == env[vs[k]] for k in keys)}
+        out = got if not out else out & got
+    return out
+
+
+def _board_values_of(a, w, ww, fb, env):
+    """「子、寅、巳、申 入占（課傳）」: the values the board has of the one field a failed derived fact
+    leaves to the board (the others as the line needs them), in the fact's own words; or None."""
+    from liuren.explain.conditions import _fact_words, _fill
+    open_ = [f for f, v in a.fields.items() if not (w.dom.get(v) is not None and len(w.dom[v]) == 1)]
+    if len(open_) != 1:
+        return None
+    lits = {f: next(iter(w.dom[v])) for f, v in a.fields.items() if f not in open_}
+    lits.update(dict(a.key))
+    vals = [f.get(open_[0]) for f, _ in fb.facts(a.fact) if all(f.get(k) == x for k, x in lits.items())]
+    vals = [x for x in vals if x is not None]
+    tpl = _fact_words(a.fact, fb.kb)
+    if not vals or not tpl:
+        return None
+    vals = _ordered(set(vals))                  # 子寅巳申 (as the books write branches), never 子、寅 beside other facts
+    return _fill(tpl, {**{k: str(x) for k, x in lits.items()}, open_[0]: ("" if all(len(x) == 1 for x in vals)
+                                                                         else "、").join(vals)})
+
+
+def _ordered(vals):
+    from liuren.explain.conditions import BRANCHES, STEMS
+    order = BRANCHES + STEMS
+    return sorted(map(str, vals), key=lambda x: (order.index(x) if x in order else len(order), x))
 
 
 def _test_holds(t, env):
@@ -582,7 +649,7 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
     """Does the board hold this line (what: the model's part the line says)?  And the board's values
     at the places the line names: [「初傳 所乘之將 青龍」]."""
     kind, x = what
-    vars_ = []
+    vars_, has, tail = [], [], []
     if kind == "same":
         ok = _sat(_tied(w, [a for a in w.atoms if x in a.fields.values() and a.fact != "判"]), w, fb, env)
         vars_ = [x]
@@ -596,9 +663,30 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
         ok = _allowed(w, x, env[x]) if x in env else _sat(_tied(w, [a for a in w.atoms if x in a.fields.values()
                                                                   and a.fact != "判"]), w, fb, env)
         vars_ = [x]
+    elif kind == "seen":                            # 財 見於 日干、…: where the branch the board makes it is
+        ok = _placed_known(x, w, ww, env) and _solve(_tied(w, [x]), w, fb, env, None, w.rels) is not None
+        v = next((v for f, v in x.fields.items() if f in ("支", "天") and v in ww.places), None)
+        has = _choice_values(v, w, fb) if v is not None else []
+        if v is not None and v in env:              # named by what it is (日支之合), not by the places
+            name = next((p for p in ww.places.get(v, []) if "或" not in p), ww.names.get(v))
+            has.insert(0, f"{name} {env[v]}")
+        gen = ww.seen_name.get(v) if v is not None else None
+        if gen:                                     # the general: what it rides on this board
+            has += [f"{gen} 乘 {f.get('天')}" for f, _ in fb.facts("盤") if f.get("將") == gen]
+        return bool(ok), has
     elif kind == "atom":
-        ok = _atom_holds(x, w, fb, env)
+        outs = set(x.fields.values()) & {v for _, v in getattr(ww, "own_outs", ())}
+        if outs:                                    # 進神 入占: the branch the board's key makes, not any branch
+            ok = _placed_known(x, w, ww, env) and _solve(_tied(w, [x]), w, fb, env, None, w.rels) is not None
+            has = [f"{ww.names.get(v)} {'或'.join(_ordered(vals))}" for v in outs if v not in env
+                   for vals in [_made(v, w, env)] if vals]
+        else:
+            ok = _atom_holds(x, w, fb, env) and _placed_known(x, w, ww, env)
         vars_ = [v for v in x.fields.values() if v in ww.places]
+        if not ok and ww.own and x.fact in fb.derived_types:   # 天怪 丑 入占（課傳）: the board's branches that are
+            got = _board_values_of(x, w, ww, fb, env)
+            if got:
+                tail = [got]
     elif kind == "rel":
         vs, tuples, _ = w.rels[x]
         if all(v in env for v in vs):
@@ -609,14 +697,25 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
     elif kind == "test":
         ok = _test_holds(x, env)
         vars_ = [v for v in x[1:] if isinstance(v, str) and v in ww.places]
+    elif kind == "placed":                          # a 神煞 row's own cells: the board's key, what it gives
+        vs, tuples, _ = w.rels[x]
+        keys = [v for v in vs if v in env and v not in {o for _, o in ww.own_outs}]
+        outs = [i for i, v in enumerate(vs) if v in {o for _, o in ww.own_outs}]
+        fit = [t for t in tuples if all(env[v] == t[i] for i, v in enumerate(vs) if v in keys)]
+        ok = bool(keys) and bool(fit)
+        has = [f"{ww.names.get(v)} {env[v]}" for v in keys if ww.names.get(v)]
+        for i in outs:
+            got = list(dict.fromkeys(t[i] for t in fit))
+            if keys and got:
+                has.append(f"{ww.names.get(vs[i])} {'或'.join(_ordered(got))}")
+        return ok, has
     else:                                           # a negation: the board has none of it
         _t, free, _c = w.negs[x]
         # read at a place the board gives no value for (the rest failing before it): nothing fails it
         open_ = [v for v in free if _is_var(v) and v not in env]
         ok = neg_held(x) if not open_ else all(      # at a choice of places: none of the board's values there
-            neg_held(x, {**env, open_[0]: val.rpartition(" ")[2]}) for val in _choice_values(open_[0], w, fb))
+            neg_held(x, {**env, open_[0]: val}) for val in _choice_values(open_[0], w, fb, raw=True))
         vars_ = [v for v in free if v in ww.places]
-    has = []
     if kind == "same":                              # one value read at several places: the board's at each
         has = _same_values(x, w, fb, env)
         vars_ = [] if has else vars_
@@ -627,7 +726,7 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
                 has.append(f"{name} {env[v]}")
             else:                                   # one of several places: the board's value at each
                 has += _choice_values(v, w, fb)
-    return ok, has
+    return ok, has + tail
 
 
 def model_conditions(kb, target, fb, pre=None):
@@ -660,9 +759,9 @@ def model_conditions(kb, target, fb, pre=None):
                 _t, free, cond = w.negs[what[1]]
                 at = env
                 for v in [v for v in free if _is_var(v) and v not in env][:1]:
-                    for val in _choice_values(v, w, fb):      # the board's value there that fails it
-                        if not neg_held(what[1], {**env, v: val.rpartition(" ")[2]}):
-                            at = {**env, v: val.rpartition(" ")[2]}
+                    for val in _choice_values(v, w, fb, raw=True):      # the board's value there that fails it
+                        if not neg_held(what[1], {**env, v: val}):
+                            at = {**env, v: val}
                             break
                 b = {v: at[v] for v in free if v in at and _is_var(v)}
                 got[-1]["facts"] = [t or _plain_text(f) for f, t in _witnesses(cond, b, fb)][:3]
@@ -675,8 +774,11 @@ def model_conditions(kb, target, fb, pre=None):
                 if names:
                     got[-1]["lacks"] = {lg: WORDS[lg]["lacks"]["判"].format(x=names) for lg in ("zh", "ja")}
             elif not ok and not got[-1]["facts"]:
-                atoms = [what[1]] if what[0] in ("atom", "judged") else \
-                    [a for a in w.atoms if what[0] in ("dom", "same") and what[1] in a.fields.values()]
+                keys = {v for v in w.rels[what[1]][0] if v not in {o for _, o in ww.own_outs}} \
+                    if what[0] == "placed" else set()
+                atoms = [what[1]] if what[0] in ("atom", "judged", "seen") else \
+                    [a for a in w.atoms if what[0] in ("dom", "same") and what[1] in a.fields.values()
+                     or set(a.fields.values()) & keys]
                 one = {v: next(iter(d)) for v, d in w.dom.items() if d is not None and len(d) == 1}
                 pats = [{a.fact: {**dict(a.key), **{f: one.get(v, v) if v not in env else v
                                                     for f, v in a.fields.items()}}} for a in atoms]

@@ -345,7 +345,7 @@ class Meaning:
                 fields[f] = var_for(t, f, val)
             atoms.append(Atom(t, key, fields, judged=(t == "判")))
         for v, rid in row_pin.items():
-            restrict(v, [rid])
+            restrict(v, rid if isinstance(rid, list) else [rid])   # (a list: one of these)
         # tests: over table-bound values they join the relations; else kept open
         test_cons = []
         for tst in tests:
@@ -578,6 +578,25 @@ class Meaning:
         and whether a way is impossible (and why)."""
         em = self.entries[entry_id]
         return em.expanded if expanded else em.direct
+
+    def ways_of(self, kb, branches):
+        """The ways of a condition that is no entry's own (explain.conditions composes one for a row
+        reached through a derived fact's 源: the reading rule with that fact replaced by the rules that
+        make it): [(patterns, tests, negations)] as `dnf` gives them, variables renamed apart with
+        `~e`.  Built by a copy of the model: the model itself is left as it is."""
+        import copy
+        got = kb.__dict__.get("_meaning_ways_of")       # the copy, kept with the KB (as the model is)
+        if got is None or got[0] is not self:
+            b = copy.copy(self)
+            b.rows_of = {}
+            for t in kb.tables.values():
+                if t.fact_type in self.static_types:
+                    b.rows_of.setdefault(t.fact_type, []).extend(t.facts())
+            b._memo = {}
+            got = kb.__dict__["_meaning_ways_of"] = (self, b)
+        b = got[1]
+        b.counter = itertools.count()
+        return [b._way(x) for x in branches]
 
     def way_reads(self, way, free=False):
         """The reads of one way (see Read)."""

@@ -354,7 +354,8 @@ def lacks(item, said, fb, kb):
         def value(f):
             x = v.get(f)
             x = said.get(x, x) if _is_var(x) else x
-            return x if isinstance(x, str) and x and not _is_var(x) else None
+            # (a name the compiler gave a list of values, 「~c2」, is no value of the board's)
+            return x if isinstance(x, str) and x and not _is_var(x) and not x.startswith("~") else None
         if k in INPUT_FACTS and not have:
             found = (k, None)
         elif value("位") in INPUT_PLACES and not any(f.get("位") == value("位") for f, _ in fb.by_type.get("位") or []):
@@ -364,8 +365,8 @@ def lacks(item, said, fb, kb):
             found = ("判", f"「{e.name}」" if e else None)
         elif k in fb.derived_types or (k not in kb.tables and k not in ("位", "盤", "課", "傳", "日", "晝夜", "遁")):
             sha = value("煞")
-            if sha and not any(f.get("煞") == sha for f, _ in have):
-                found = ("神煞", sha)
+            if sha and not any(f.get("煞") == sha for fs in fb.by_type.values() for f, _ in fs):
+                found = ("神煞", sha)             # the board has no 神煞 of that name at all
             elif "入" in k and value("支") and not any(f.get("支") == value("支") for f, _ in have):
                 found = ("課傳", value("支"))
             elif not have and value("支"):

@@ -48,3 +48,56 @@ def test_the_board_page_names_what_it_lacks():
     assert "此盤未問占類" in t and "此盤未給行年" in t
     t = c.get("/board?day=丁卯&on=亥加丑&why=yh-nishi-dengming&lang=ja").text
     assert "この盤は占う事柄を問うていない" in t and "この盤は行年を与えていない" in t
+
+
+# 「課傳無 X」 and 「此盤無 神煞 X」: what they say must be so on the board, and never an internal name
+SAMPLE = dict(day="丁卯", on="亥加丑", month="壬寅")
+NOT_IN_KECHUAN = ["dq01-changsheng-chengmu", "dq01-tianshang-changsheng-zuomu", "jz-tiancheng", "jz-tianli"]
+NO_SHA = ["jz-diaoke", "jz-sangmen", "jz-guan-jia-dasha"]
+# rules reading a 神煞 the board does have (印, 財 … not 空), or a list of 休・囚・死氣
+HAS_SHA = ["j2c-gu-ai", "j2c-guanju", "j2c-mingling", "dq08-zhuolun-guanguo"]
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return judge(dict(SAMPLE))
+
+
+def _kechuan(r):
+    d = r.board.to_dict()
+    return {x for le in d["lessons"] for x in (le["upper"], le["lower"])} | set(d["transmissions"]["branches"])
+
+
+def _sha_on_board(r, name):
+    from liuren.explain.whynot import FactBase
+    fb = FactBase(r.graph, r.kb)
+    return any(f.get("煞") == name for fs in fb.by_type.values() for f, _ in fs)
+
+
+@pytest.mark.parametrize("key", NOT_IN_KECHUAN)
+def test_kechuan_lacks_a_branch_it_does_lack(sample, key):
+    lines = [x for x in whynot_lines(Q.explain(sample, key)) if "；課傳無 " in x]
+    assert lines, key
+    for x in lines:
+        b = x.rsplit("；課傳無 ", 1)[1].strip()
+        assert len(b) == 1 and b not in _kechuan(sample), (key, x, _kechuan(sample))
+    with in_lang("ja"):
+        assert any("課伝に " in x and " なし" in x for x in whynot_lines(Q.explain(sample, key)))
+
+
+@pytest.mark.parametrize("key", NO_SHA)
+def test_no_shensha_the_board_does_not_have(sample, key):
+    lines = [x for x in whynot_lines(Q.explain(sample, key)) if "；此盤無 神煞 " in x]
+    assert lines, key
+    for x in lines:
+        name = x.rsplit("；此盤無 神煞 ", 1)[1].strip()
+        assert name and not _sha_on_board(sample, name), (key, x)
+
+
+@pytest.mark.parametrize("key", HAS_SHA)
+def test_never_says_a_shensha_is_missing_that_the_board_has(sample, key):
+    for x in whynot_lines(Q.explain(sample, key)):
+        assert "~" not in x and "$" not in x, (key, x)
+        if "此盤無 神煞 " in x:
+            name = x.rsplit("此盤無 神煞 ", 1)[1].strip()
+            assert not _sha_on_board(sample, name), (key, x)

@@ -43,6 +43,9 @@ APART_PLACE = ["{}之一", "{}之另一", "{}之又一", "{}之第四", "{}之�
 GENERIC_COLUMNS = {"支", "干", "字", "天", "地", "干支", "id", "對", "甲", "乙", "丙", "丁", "上", "下", "本", "初", "中",
                    "末", "一", "二", "三"}
 LITERAL_COLUMNS = ("煞", "階", "關係", "名", "德", "親")     # the literal cell that names what a row gives
+# facts that say a branch is of a class the day (or a key) makes, the class a literal field: a branch no
+# place names is named by it (日德 入課傳, never 某支 為日德；某支 入課傳)
+CLASS_NAMING = {"德合": "類", "卷中鬼": "類", "煞": "煞"}
 MAX_LISTED = 8              # a narrowed value listed in full up to this many values
 
 # the words a line is made of (zh; the page's ja goes through words.condition_words)
@@ -148,6 +151,15 @@ class _Way:
             elif isinstance(key.get("位") or self._one(a.fields.get("位")), str) and "支" in a.fields \
                     and re.search(r"\{位\} ?\{支\}", _fact_words(a.fact, self.kb) or ""):
                 add(a.fields["支"], key.get("位") or self._one(a.fields.get("位")))   # 日支屬某行
+        self.class_named = set()
+        if not self.own:
+            taken = {x for ws in places.values() for x in ws}
+            for a in w.atoms:
+                got = self._class_name(a, places, taken)
+                if got:
+                    add(got[0], got[1])
+                    taken.add(got[1])
+                    self.class_named.add(id(a))
         for a in w.atoms:                           # a general on a named branch: 初傳 所乘之將
             if a.fact != "盤":
                 continue
@@ -210,6 +222,22 @@ class _Way:
                 self.names[v] = APART[min(i, len(APART) - 1)].format(base[1:])
             else:
                 self.names[v] = base
+
+    def _class_name(self, a, places, taken):
+        """(variable, name) for a branch no place names that the atom says is of a class (德合 類 日德):
+        named by its class, the atom's other fields each one value; else None."""
+        cf = CLASS_NAMING.get(a.fact)
+        if cf is None:
+            return None
+        key = dict(a.key)
+        cls = key.get(cf) if cf in key else self._one(a.fields.get(cf))
+        opens = [(f, v) for f, v in a.fields.items() if f != cf and not self._one(v)]
+        if not isinstance(cls, str) or len(opens) != 1 or opens[0][0] != "支":
+            return None
+        v = opens[0][1]
+        if not _is_var(v) or v in places or v in self.outer or cls in taken:
+            return None
+        return v, cls
 
     def _row_values(self):
         """{variable: value} for the cells of a row the way is pinned to (its id one value) that are the
@@ -605,6 +633,8 @@ class _Way:
 
     def _names_only(self, a):
         """Does this atom do nothing but name what its fields hold (said by the lines of its values)?"""
+        if id(a) in getattr(self, "class_named", ()):       # 日德: the class is the branch's name
+            return True
         if a.fact in ("位", "位氣") or a.fact in NAMING:
             return all(v in self.places for f, v in a.fields.items() if f != "位") or not a.fields
         if a.fact == "盤" and id(a) in self.by_gen:         # 青龍所乘: the general is in the name

@@ -48,7 +48,9 @@ LITERAL_COLUMNS = ("煞", "階", "關係", "名", "德", "親")     # the litera
 CLASS_NAMING = {"德合": "類", "卷中鬼": "類", "煞": "煞"}
 # facts that name one of their fields by the others (each one value): (field, name, the atom says more)
 # 三傳所合之局 (and the line 「三傳合局」), 日干所屬 (the stem's 行: nothing more to say)
-SELF_NAMING = {"方合局": ("局", "{方}所合之局", True), "位五行": ("行", "{位}所屬", False)}
+# 螣蛇所乘 (a branch no place names, ridden by one general), its line 「螣蛇所乘 入占」
+SELF_NAMING = {"方合局": ("局", "{方}所合之局", True), "位五行": ("行", "{位}所屬", False),
+               "星煞乘": ("支", "{將}所乘", "{將}所乘 入占")}
 MAX_LISTED = 8              # a narrowed value listed in full up to this many values
 
 # the words a line is made of (zh; the page's ja goes through words.condition_words)
@@ -165,6 +167,8 @@ class _Way:
                 word = tpl.format(**vals)
             except (KeyError, IndexError):
                 continue
+            if a.fact == "星煞乘" and (self.own or vals.get("將") == "任"):
+                continue                            # 任: any general; a 神煞 row says its own placement
             if _is_var(v) and v not in places and "None" not in word:
                 add(v, word)
                 self.self_named[id(a)] = f
@@ -705,6 +709,9 @@ class _Way:
             if set(vals) <= {"支", "位"}:
                 return None                         # the place itself: nothing to say
         if id(a) in getattr(self, "self_named", {}):       # 三傳合局: its named field, its free ones not said
+            line = SELF_NAMING[a.fact][2]
+            if isinstance(line, str):
+                return _fill(line, vals)
             vals.pop(self.self_named[id(a)], None)
             for f, v in a.fields.items():
                 if f in vals and _is_var(v) and self._free(v):

@@ -62,6 +62,9 @@ FAMILY_LINES = {
     # a 局 named by how it is reached (三傳所合之局), the stem's 行 by the stem (日干所屬), tied by the row's 係
     "j2b-yinshou-sanchuan-heju": ["日干所屬 即 三傳所合之局所生", "三傳合局"],
     "j2b-qicai-gan-heju": ["日干所屬 即 克干所合之局者", "干合局"],
+    # a branch in the lessons named by the one general that rides it (卷一 天將逐月)
+    "dq01-tengshe-jiaozhan": ["螣蛇所乘 入占", "螣蛇所乘、螣蛇、月建 合於「天將逐月之斷」"],
+    "dq01-guishen-dangquan": ["貴人所乘 所臨 為 亥", "貴人所乘 入占"],
 }
 FAMILY_JA = {
     "jzb-cs-changsheng": "日干の長生 が課伝に入る",
@@ -74,10 +77,12 @@ CLASS_JA = {
     "jzb-xiong-wang-chong": ["日鬼 が課伝に入る", "日鬼の五行旺か相（時令）", "日鬼の沖 が課伝に入る"],
     "j2b-yinshou-sanchuan-heju": ["日干の五行 は 三伝所合の局所生 に同じ", "三伝合局"],
     "j2b-qicai-gan-heju": ["日干の五行 は 克干所合の局者 に同じ", "干合局"],
+    "dq01-tengshe-jiaozhan": ["螣蛇の乗る支 が占に入る", "螣蛇の乗る支、螣蛇、月建 は「天将逐月の斷」に合う"],
+    "dq01-guishen-dangquan": ["貴人の乗る支 の臨む所 は 亥", "貴人の乗る支 が占に入る"],
 }
 # the lines with 「某」 over the KB (1,187 before the 神煞 rows were read through their 源; 601 before a
-# branch of a class the day makes was named by it, 531 before 三傳所合之局 and 日干所屬): only down
-MOU_BOUND = 462
+# branch of a class the day makes was named by it, 531 before 三傳所合之局 and 日干所屬, 462 before 螣蛇所乘): only down
+MOU_BOUND = 440
 
 
 @pytest.fixture(scope="module")
@@ -252,4 +257,4 @@ def test_the_lines_of_a_class_named_branch_are_true_to_the_condition(day, on, mo
         assert got, x
         assert all(c["held"] for c in got) == bool(how(g, x, kb=kb)), (x, got)
         n += 1
-    assert n > 90
+    assert n > 100

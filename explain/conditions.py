@@ -43,6 +43,14 @@ APART_PLACE = ["{}之一", "{}之另一", "{}之又一", "{}之第四", "{}之�
 GENERIC_COLUMNS = {"支", "干", "字", "天", "地", "干支", "id", "對", "甲", "乙", "丙", "丁", "上", "下", "本", "初", "中",
                    "末", "一", "二", "三"}
 LITERAL_COLUMNS = ("煞", "階", "關係", "名", "德", "親")     # the literal cell that names what a row gives
+# facts that say a branch is of a class the day (or a key) makes, the class a literal field: a branch no
+# place names is named by it (日德 入課傳, never 某支 為日德；某支 入課傳)
+CLASS_NAMING = {"德合": "類", "卷中鬼": "類", "煞": "煞"}
+# facts that name one of their fields by the others (each one value): (field, name, the atom says more)
+# 三傳所合之局 (and the line 「三傳合局」), 日干所屬 (the stem's 行: nothing more to say)
+# 螣蛇所乘 (a branch no place names, ridden by one general), its line 「螣蛇所乘 入占」
+SELF_NAMING = {"方合局": ("局", "{方}所合之局", True), "位五行": ("行", "{位}所屬", False),
+               "星煞乘": ("支", "{將}所乘", "{將}所乘 入占")}
 MAX_LISTED = 8              # a narrowed value listed in full up to this many values
 
 # the words a line is made of (zh; the page's ja goes through words.condition_words)
@@ -148,6 +156,31 @@ class _Way:
             elif isinstance(key.get("位") or self._one(a.fields.get("位")), str) and "支" in a.fields \
                     and re.search(r"\{位\} ?\{支\}", _fact_words(a.fact, self.kb) or ""):
                 add(a.fields["支"], key.get("位") or self._one(a.fields.get("位")))   # 日支屬某行
+        self.self_named = {}
+        for a in w.atoms:                           # 三傳所合之局, 日干所屬
+            if a.fact not in SELF_NAMING:
+                continue
+            f, tpl, _more = SELF_NAMING[a.fact]
+            v = a.fields.get(f)
+            vals = {**{g: self._one(x) for g, x in a.fields.items() if g != f}, **dict(a.key)}
+            try:
+                word = tpl.format(**vals)
+            except (KeyError, IndexError):
+                continue
+            if a.fact == "星煞乘" and (self.own or vals.get("將") == "任"):
+                continue                            # 任: any general; a 神煞 row says its own placement
+            if _is_var(v) and v not in places and "None" not in word:
+                add(v, word)
+                self.self_named[id(a)] = f
+        self.class_named = set()
+        if not self.own:
+            taken = {x for ws in places.values() for x in ws}
+            for a in w.atoms:
+                got = self._class_name(a, places, taken)
+                if got:
+                    add(got[0], got[1])
+                    taken.add(got[1])
+                    self.class_named.add(id(a))
         for a in w.atoms:                           # a general on a named branch: 初傳 所乘之將
             if a.fact != "盤":
                 continue
@@ -210,6 +243,22 @@ class _Way:
                 self.names[v] = APART[min(i, len(APART) - 1)].format(base[1:])
             else:
                 self.names[v] = base
+
+    def _class_name(self, a, places, taken):
+        """(variable, name) for a branch no place names that the atom says is of a class (德合 類 日德):
+        named by its class, the atom's other fields each one value; else None."""
+        cf = CLASS_NAMING.get(a.fact)
+        if cf is None:
+            return None
+        key = dict(a.key)
+        cls = key.get(cf) if cf in key else self._one(a.fields.get(cf))
+        opens = [(f, v) for f, v in a.fields.items() if f != cf and not self._one(v)]
+        if not isinstance(cls, str) or len(opens) != 1 or opens[0][0] != "支":
+            return None
+        v = opens[0][1]
+        if not _is_var(v) or v in places or v in self.outer or cls in taken:
+            return None
+        return v, cls
 
     def _row_values(self):
         """{variable: value} for the cells of a row the way is pinned to (its id one value) that are the
@@ -605,6 +654,10 @@ class _Way:
 
     def _names_only(self, a):
         """Does this atom do nothing but name what its fields hold (said by the lines of its values)?"""
+        if id(a) in getattr(self, "class_named", ()):       # 日德: the class is the branch's name
+            return True
+        if id(a) in getattr(self, "self_named", {}) and not SELF_NAMING[a.fact][2]:
+            return True                                     # 日干所屬: the name says it
         if a.fact in ("位", "位氣") or a.fact in NAMING:
             return all(v in self.places for f, v in a.fields.items() if f != "位") or not a.fields
         if a.fact == "盤" and id(a) in self.by_gen:         # 青龍所乘: the general is in the name
@@ -655,6 +708,14 @@ class _Way:
             vals["支"] = ""                         # 「日支屬某行」, not 「日支日支屬某行」
             if set(vals) <= {"支", "位"}:
                 return None                         # the place itself: nothing to say
+        if id(a) in getattr(self, "self_named", {}):       # 三傳合局: its named field, its free ones not said
+            line = SELF_NAMING[a.fact][2]
+            if isinstance(line, str):
+                return _fill(line, vals)
+            vals.pop(self.self_named[id(a)], None)
+            for f, v in a.fields.items():
+                if f in vals and _is_var(v) and self._free(v):
+                    vals[f] = ""
         if a.fact in self.kb.tables or a.fact in self.m.static_types:
             from liuren.explain.factwords import row_words
             return row_words(self.kb, {"t": a.fact, **vals})
@@ -1170,6 +1231,13 @@ def _derived_word(kb, t, fs, s, g, src):
         if got:                                 # 「{干}日之日本在{支}」: 日干之日本
             return src + got.group(1)
     lits = {f: x for f, x in fs.items() if f not in (s, g) and isinstance(x, str) and not _is_var(x) and x}
+    rel = lits.get("係")                        # 主 係 賓 (五行生克比): 三傳所合之局所生, 生日干所屬者
+    if rel and {s, g} == {"主", "賓"}:
+        fwd = {"生": "{}所生", "克": "{}所克", "受生": "生{}者", "受克": "克{}者", "比": "{}之同類"}
+        back = {"生": "生{}者", "克": "克{}者", "受生": "{}所生", "受克": "{}所克", "比": "{}之同類"}
+        got = (fwd if s == "主" else back).get(rel)
+        if got:
+            return got.format(src)
     for col in LITERAL_COLUMNS:
         x = lits.get(col)
         if x and len(x) > 1 or (x and x not in BRANCHES + STEMS):

@@ -10,7 +10,7 @@ nothing is fired and the engine is not run again.
 from __future__ import annotations
 
 # the words of values and of other rules named in a condition are the rule page's (explain.conditions)
-from liuren.explain.conditions import (CALC_WORDS, _Missing, _flat_cond as _flat, _fmt_value,  # noqa: F401
+from liuren.explain.conditions import (CALC_WORDS, CLASS_NAMING, _Missing, _flat_cond as _flat, _fmt_value,  # noqa: F401
                                        reporting_rule, rule_names)
 from liuren.knowledge.conditions import expand_macros
 from liuren.rules.compile import TEST_FUNCS
@@ -432,7 +432,7 @@ def _allowed(w, v, val):
 ONE_A_BOARD = ("傳", "日", "時令", "晝夜", "問", "人", "夫妻行年", "農曆")     # facts a board has one of
 
 
-def _board_env(w, fb, pre=None):
+def _board_env(w, fb, pre=None, named=()):
     """The board's value of each variable of a way that the board gives one value: read at a named
     place (初傳, 干上 …), on the plate from a branch already read, in a fact the board has one of (its
     發用之門), or the one value a table gives for values already read (日干之合所寄).  Never a value
@@ -443,8 +443,11 @@ def _board_env(w, fb, pre=None):
         for a in w.atoms:
             if a.fact == "判" or all(v in env for v in a.fields.values()):
                 continue
-            keyed = bool(a.key) or any(v in env for f, v in a.fields.items() if f in ("位", "天", "課"))
+            keyed = bool(a.key) or any(v in env for f, v in a.fields.items() if f in ("位", "天", "課")) or \
+                a.fact in CLASS_NAMING and id(a) in named       # 日德 (so named): the one branch the board makes
             cands = _cands(a, fb, env)
+            if a.fact in CLASS_NAMING and id(a) in named:      # of its class (日德), not any 德合
+                cands = [f for f in cands if all(fl in f and _allowed(w, v, f[fl]) for fl, v in a.fields.items())]
             if (a.fact in ONE_A_BOARD and len(fb.facts(a.fact)) == 1) or (keyed and cands and (
                     len(cands) == 1 or a.fact in ("位", "位氣", "盤", "傳", "日", "時令", "晝夜", "課"))):
                 if not cands:
@@ -527,6 +530,38 @@ def _tied(w, seed):
 
 def _atom_holds(a, w, fb, env):
     return _sat(_tied(w, [a]), w, fb, env)
+
+
+def _derived_holds(a, w, ww, fb, env, seed=None):
+    """An atom whose value is named from another (日德所屬 旺或相): held with what its name is made
+    from (日德 on this board, and the table that gives its 行), not by any value at all.  (seed: the
+    atoms of a variable read at two places, 日德 所臨 即 其所屬之墓.)"""
+    seed = list(seed or [a])
+    vs = set()
+    for b in seed:
+        vs |= set(b.fields.values())
+    todo = [v for v in vs if v in getattr(ww, "derived", {})]
+    n0 = bool(todo)
+    while todo:
+        src = ww.derived[todo.pop()][0]
+        if src in vs:
+            continue
+        vs.add(src)
+        seed += [b for b in w.atoms if b.fact != "判" and src in b.fields.values() and all(b is not c for c in seed)]
+        if src in ww.derived:
+            todo.append(src)
+    if not n0:
+        return _sat(_tied(w, seed), w, fb, env)
+    tied = _tied(w, seed)
+    got = set()
+    for b in tied:
+        got |= set(b.fields.values())
+    rels = []
+    for rvs, tuples, label in w.rels:               # each relation on the values this line reads
+        keep = [i for i, v in enumerate(rvs) if v in got | vs]
+        if len(keep) > 1:
+            rels.append((tuple(rvs[i] for i in keep), {tuple(t[i] for i in keep) for t in tuples}, label))
+    return _solve(tied, w, fb, env, None, rels) is not None
 
 
 def _same_values(v, w, fb, env):
@@ -652,7 +687,7 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
     kind, x = what
     vars_, has, tail = [], [], []
     if kind == "same":
-        ok = _sat(_tied(w, [a for a in w.atoms if x in a.fields.values() and a.fact != "判"]), w, fb, env)
+        ok = _derived_holds(None, w, ww, fb, env, [a for a in w.atoms if x in a.fields.values() and a.fact != "判"])
         vars_ = [x]
     elif kind == "judged":
         ids = [i for f, i in x.key if f == "規"]
@@ -682,7 +717,7 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
             has = [f"{ww.names.get(v)} {'或'.join(_ordered(vals))}" for v in outs if v not in env
                    for vals in [_made(v, w, env)] if vals]
         else:
-            ok = _atom_holds(x, w, fb, env) and _placed_known(x, w, ww, env)
+            ok = _derived_holds(x, w, ww, fb, env) and _placed_known(x, w, ww, env)
         vars_ = [v for v in x.fields.values() if v in ww.places]
         if not ok and ww.own and x.fact in fb.derived_types:   # 天怪 丑 入占（課傳）: the board's branches that are
             got = _board_values_of(x, w, ww, fb, env)
@@ -726,8 +761,18 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
             if v in env:                            # a place the board has no value at: said by lacks, or 盤上無此
                 has.append(f"{name} {env[v]}")
             else:                                   # one of several places: the board's value at each
-                has += _choice_values(v, w, fb)
+                has += _choice_values(v, w, fb) or _class_values(v, w, ww, fb, name)
     return ok, has + tail
+
+
+def _class_values(v, w, ww, fb, name):
+    """「日鬼 辰或戌」: the branches the board makes of the class a branch is named by."""
+    for a in w.atoms:
+        if id(a) in getattr(ww, "class_named", ()) and a.fields.get("支") == v:
+            vals = {f["支"] for f in _cands(a, fb, {}) if "支" in f and all(
+                fl in f and _allowed(w, x, f[fl]) for fl, x in a.fields.items())}
+            return [f"{name} {'或'.join(_ordered(vals))}"] if vals else []
+    return []
 
 
 def model_conditions(kb, target, fb, pre=None):
@@ -741,12 +786,13 @@ def model_conditions(kb, target, fb, pre=None):
     judged_ids = {f.get("規") for f, _ in fb.by_type.get("判", [])}
     per_way = []
     for w, ww, lines in ways:
-        env = _board_env(w, fb)
+        named = getattr(ww, "class_named", set())
+        env = _board_env(w, fb, named=named)
         # where the board meets every positive part of the way, its values there (a choice of places,
         # 初傳或中傳或末傳, read where it holds): what is left to fail is a negation or a test
         whole = _solve([a for a in w.atoms if a.fact != "判"], w, fb, env, None, w.rels)
         if whole is not None:
-            env = _board_env(w, fb, whole)
+            env = _board_env(w, fb, whole, named)
 
         def neg_held(i, at=None, w=w, env=env):
             _text, free, cond = w.negs[i]

@@ -53,7 +53,7 @@ def test_the_board_page_names_what_it_lacks():
 # 「課傳無 X」 and 「此盤無 神煞 X」: what they say must be so on the board, and never an internal name
 SAMPLE = dict(day="丁卯", on="亥加丑", month="壬寅")
 NOT_IN_KECHUAN = ["dq01-changsheng-chengmu", "dq01-tianshang-changsheng-zuomu", "jz-tiancheng", "jz-tianli"]
-NO_SHA = ["jz-diaoke", "jz-sangmen", "jz-guan-jia-dasha"]
+NO_SHA = ["jz-diaoke", "jz-sangmen"]
 # rules reading a 神煞 the board does have (印, 財 … not 空), or a list of 休・囚・死氣
 HAS_SHA = ["j2c-gu-ai", "j2c-guanju", "j2c-mingling", "dq08-zhuolun-guanguo"]
 

@@ -1899,7 +1899,28 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
     ents = kb.entries
     D = set(ids) | {e for e in unchanged.affected if e in ents} | {e for e in unchanged.defeated if e in ents}
     rules = row_closure(kb, closure_of, D | _defeaters(kb, D))
-    rows, _ = _rows_for(kb, D, rules)       # (only what the cone's firings need of the tables)
+    # only what the cone's firings need of the tables: the rows whose facts can reach one of D,
+    # but for two kinds of entry of D whose firings here need less than that —
+    # - a family rule that alone may report an audited row: it fires wherever that row does
+    #   (on every board of `mine`), whatever the other rows;
+    # - an entry not a judgment, of a network with no negation (taking table rows away can only
+    #   take firings away): only whether it fires on one of these boards is read (`met`), and a
+    #   firing without the other rows is one with them
+    imp = _impact(kb)
+    alone = set()
+    if all(x in kb.rows for x in ids):
+        reps = [row_reporters(kb, x) for x in ids]
+        if all(len(r) == 1 and r == reps[0] for r in reps):
+            # (every audited row: so it fires on every board of `mine`, and so does what it needs)
+            alone = _necessary(kb, reps[0]) & D
+    positive = set()
+    for y in D - set(ids) - alone:
+        if ents[y].kind not in JUDGMENT_KINDS and y in kb.rules:
+            c = value_closure(kb, closure_of, {y})
+            if all(w is not None and not w[1] for r in c for w in imp.ways.get(r, ())):
+                positive.add(y)
+    rows, reach = _rows_for(kb, D - alone - positive, rules)
+    loose = reach & (alone | positive) if rows is not None else set()
     # (a question's boards that fire as their base boards: not judged again, see _question_aliases)
     alias, kept = _question_aliases(kb, boards, nets[0][1], nets, rules, closure_of)
     on = set(mine)
@@ -1913,6 +1934,14 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
     sub_nets = [(a, b, net) for a, b, net in sub_nets if b > a and net[1]]
     fired2, pairs2, subj2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
                                       shared=shared, subjects=True) if sub_nets else ({}, {}, {})
+    if rows is not None and any(not fired2.get(y) for y in loose & positive):
+        # (one of them fired nowhere without the other rows: it may with them — judged again whole)
+        sub_nets = [(a, b, net[:2]) for a, b, net in sub_nets]
+        fired2, pairs2, subj2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
+                                          shared=shared, subjects=True)
+    elif rows is not None:
+        for y in loose & alone:
+            fired2[y] = list(range(len(walk)))      # wherever the row it alone reports fires
     # in this run's board indices, the aliased question boards with their base boards' firings
     back = walk
     fired2 = {e: [back[j] for j in js] for e, js in fired2.items()}
@@ -1997,6 +2026,33 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
         if y in ents and y not in ids and not unchanged(y) and js:
             on_all[y] = sorted(js)
     return pairs, set(on_all), on_all, sorted(D)
+
+
+def _necessary(kb, roots):
+    """`roots` and the rules that fire wherever they do: a rule of one way (no any:) needs a
+    fact of each type its way reads; a derived type only one rule of the KB concludes needs that
+    rule to have fired on the board."""
+    from liuren.knowledge.facts import BUILTIN_FACTS
+    imp = _impact(kb)
+    prod = defaultdict(set)
+    for rid, ts in imp.thens.items():
+        for t, _f in ts:
+            prod[t].add(rid)
+    out, todo = set(), list(roots)
+    while todo:
+        r = todo.pop()
+        if r in out:
+            continue
+        out.add(r)
+        ways = imp.ways.get(r)
+        if not ways or len(ways) != 1 or ways[0] is None:
+            continue
+        for t, _f in ways[0][0]:
+            if t in imp.static or t in BUILTIN_FACTS or t == "判" or t in kb.declared:
+                continue
+            if len(prod.get(t, ())) == 1:
+                todo.append(next(iter(prod[t])))
+    return out
 
 
 def _bits_of(packed):

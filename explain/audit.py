@@ -1934,14 +1934,21 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
     sub_nets = [(a, b, net) for a, b, net in sub_nets if b > a and net[1]]
     fired2, pairs2, subj2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
                                       shared=shared, subjects=True) if sub_nets else ({}, {}, {})
-    if rows is not None and any(not fired2.get(y) for y in loose & positive):
-        # (one of them fired nowhere without the other rows: it may with them — judged again whole)
-        sub_nets = [(a, b, net[:2]) for a, b, net in sub_nets]
-        fired2, pairs2, subj2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
-                                          shared=shared, subjects=True)
-    elif rows is not None:
-        for y in loose & alone:
-            fired2[y] = list(range(len(walk)))      # wherever the row it alone reports fires
+    for y in loose & alone:
+        fired2[y] = list(range(len(walk)))          # wherever the rows it alone reports fire
+    unsure = sorted(y for y in loose & positive if not fired2.get(y))
+    if unsure:
+        # (one of them fired nowhere without the other rows: it may with them — judged on these
+        # boards by a network of what it rests on, with the rows that can reach it)
+        rules_u = row_closure(kb, closure_of, set(unsure))
+        rows_u, _ = _rows_for(kb, set(unsure), rules_u)
+        nets_u = [(bisect.bisect_left(walk, a), bisect.bisect_left(walk, b), _net_within(rules_u, net, rows_u))
+                  for a, b, net in nets[:1] + kept]
+        nets_u = [(a, b, net) for a, b, net in nets_u if b > a and net[1]]
+        fired_u, _ = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=nets_u,
+                               shared=shared) if nets_u else ({}, {})
+        for y in unsure:
+            fired2[y] = fired_u.get(y, [])
     # in this run's board indices, the aliased question boards with their base boards' firings
     back = walk
     fired2 = {e: [back[j] for j in js] for e, js in fired2.items()}

@@ -1481,6 +1481,9 @@ def _unchanged(kb, prior, key, closure_of):
     unchanged.nothing_changed = not affected and not seeds
     unchanged.affected = affected
     unchanged.defeated = defeated
+    # a family rule the edit reaches: the rows it may report otherwise (the others as they were)
+    unchanged.reports = {k: set(v) for k, v in impact.reports.items()}
+    unchanged.rules_changed = rules
     return unchanged
 
 
@@ -2353,6 +2356,26 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         if closure1 and y not in inexact1 and (y in closure1 if y in kb.rules
                                                else row_closure(kb, closure_of, {y}) <= closure1):
             fired[y] = walked1.get(y, [])
+            from_saved.add(y)
+    # a family rule the edit moves only in its reports of rows whose boards are known now (the
+    # audited ones, or walked exactly in step 1): it fires where it reported the other rows then
+    # and where those rows fire now — between (its saved boards but those rows' saved ones) and
+    # (its saved boards and those rows' new ones); taken when the two are the same
+    reports = getattr(unchanged, "reports", None) or {}
+    for y in sorted((broad | narrow) - from_saved):
+        xs = reports.get(y)
+        if (saved is None or y not in kb.rules or not kb.rules[y].as_var or not xs or y not in saved.sets["sets"]
+                or y in getattr(unchanged, "rules_changed", {y})):
+            continue
+        new_of = {x: fired1[x] if x in fired1 else walked1.get(x) for x in xs}
+        if any(v is None for v in new_of.values()) or any(i not in saved.back for v in new_of.values() for i in v):
+            continue
+        old_y, old_x, new_x = saved.bits(y), 0, saved.mask(sorted({i for v in new_of.values() for i in v}))
+        for x in xs:
+            old_x |= saved.bits(x)
+        low, high = (old_y & ~old_x) | new_x, old_y | new_x
+        if low == high:
+            fired[y] = saved.indices(high)
             from_saved.add(y)
     reused = _prior_counts(kb, prior, key, closure_of, (broad | narrow) - from_saved) if prior and key else {}
     # the rest: the broader ones judged over the space by a network of what they rest on; the

@@ -1923,6 +1923,13 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
             if all(w is not None and not w[1] for r in c for w in imp.ways.get(r, ())):
                 positive.add(y)
     rows, reach = _rows_for(kb, D - alone - positive, rules)
+    if rows is not None and positive:
+        # (when the rows they need add few to these, judged exactly with the rest: no second walk)
+        rows_p, reach_p = _rows_for(kb, D - alone, rules)
+        a, b = dict(rows), dict(rows_p or ())
+        more = sum(len(b.get(t, kb.tables[t].rows)) - len(a.get(t, kb.tables[t].rows)) for t in set(a) | set(b))
+        if rows_p is not None and more <= 50:
+            rows, reach, positive = rows_p, reach_p, set()
     loose = reach & (alone | positive) if rows is not None else set()
     # (a question's boards that fire as their base boards: not judged again, see _question_aliases)
     alias, kept = _question_aliases(kb, boards, nets[0][1], nets, rules, closure_of)

@@ -356,7 +356,8 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=Fa
                 print(f"        extra: {k}")
         if one.get("judged_again") is not None or one.get("judged_over_space"):
             print(f"      the edit's cone: {len(one.get('judged_again') or [])} entries judged again on its boards; "
-                  f"{len(one.get('judged_over_space') or [])} met rules judged over the space; "
+                  f"{len(one.get('judged_over_space') or [])} met rules judged over the space "
+                  f"({', '.join((one.get('judged_over_space') or [])[:5])}); "
                   f"{one.get('question_boards_as_base', 0):,} question boards taken as their base boards", flush=True)
         steps = "; ".join(f"{k} {v:.1f} s" for k, v in (one.get("steps") or {}).items())
         print(f"      where it fires {'from the saved run' if one.get('firings_reused') else 'judged'}; "

@@ -134,8 +134,10 @@ def _net_engine(net):
         from liuren.rules.compile import build
         from liuren.knowledge.kbload import load_kb
         kb = _W.get("kb") or _W.setdefault("kb", load_kb(_W["kb_dir"]))
-        question, rules = net
-        eng = build(kb, dict(_W["variants"]) or None, question=question, only=set(rules))
+        question, rules, *more = net
+        # (a third item: the table rows loaded, {table: row keys} as pairs — see _rows_for)
+        rows = dict(more[0]) if more and more[0] else None
+        eng = build(kb, dict(_W["variants"]) or None, question=question, only=set(rules), rows=rows)
         eng.kb = kb
         _W["net_key"], _W["net_eng"] = net, eng
     return _W["net_eng"]
@@ -1479,6 +1481,9 @@ def _unchanged(kb, prior, key, closure_of):
     unchanged.nothing_changed = not affected and not seeds
     unchanged.affected = affected
     unchanged.defeated = defeated
+    # a family rule the edit reaches: the rows it may report otherwise (the others as they were)
+    unchanged.reports = {k: set(v) for k, v in impact.reports.items()}
+    unchanged.rules_changed = rules
     return unchanged
 
 
@@ -1681,11 +1686,14 @@ class _Impact:
                     env[v] = vals if env.get(v) is None else env[v] & vals
         return env
 
-    def run(self, seeds, rules_changed, entries_changed, old_produces, touched):
+    def run(self, seeds, rules_changed, entries_changed, old_produces, touched, within=None, stop=None):
         """The entries whose firings may differ, and the judgments a changed 不實 may name (None:
         any).  `seeds`: [(fact type, {field: values | None})] changed facts; `rules_changed`:
         rules defined otherwise (all they conclude, now or before, taken as changed);
-        `entries_changed`: entries whose own definition moved (a row's name or tone)."""
+        `entries_changed`: entries whose own definition moved (a row's name or tone).
+        `within`: only the rules of a network of them are followed (what no rule of it reads
+        moves nothing there); `stop`: done as soon as one of these entries is reached, or a 不實
+        of one of them (or of any judgment) is."""
         from liuren.knowledge.facts import JUDGMENT_KINDS
         kb = self.kb
         affected = set(entries_changed)
@@ -1717,7 +1725,11 @@ class _Impact:
             if sig in seen[t]:
                 continue
             seen[t].append(sig)
+            if stop is not None and (affected & stop or defeated is None or defeated & stop):
+                break
             for rid in self.readers.get(t, ()):
+                if within is not None and rid not in within:
+                    continue
                 for out, reports in self._reader(rid, t, sig, touched):
                     affected.add(rid)
                     rule = kb.rules[rid]
@@ -1890,6 +1902,35 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
     ents = kb.entries
     D = set(ids) | {e for e in unchanged.affected if e in ents} | {e for e in unchanged.defeated if e in ents}
     rules = row_closure(kb, closure_of, D | _defeaters(kb, D))
+    # only what the cone's firings need of the tables: the rows whose facts can reach one of D,
+    # but for two kinds of entry of D whose firings here need less than that —
+    # - a family rule that alone may report an audited row: it fires wherever that row does
+    #   (on every board of `mine`), whatever the other rows;
+    # - an entry not a judgment, of a network with no negation (taking table rows away can only
+    #   take firings away): only whether it fires on one of these boards is read (`met`), and a
+    #   firing without the other rows is one with them
+    imp = _impact(kb)
+    alone = set()
+    if all(x in kb.rows for x in ids):
+        reps = [row_reporters(kb, x) for x in ids]
+        if all(len(r) == 1 and r == reps[0] for r in reps):
+            # (every audited row: so it fires on every board of `mine`, and so does what it needs)
+            alone = _necessary(kb, reps[0]) & D
+    positive = set()
+    for y in D - set(ids) - alone:
+        if ents[y].kind not in JUDGMENT_KINDS and y in kb.rules:
+            c = value_closure(kb, closure_of, {y})
+            if all(w is not None and not w[1] for r in c for w in imp.ways.get(r, ())):
+                positive.add(y)
+    rows, reach = _rows_for(kb, D - alone - positive, rules)
+    if rows is not None and positive:
+        # (when the rows they need add few to these, judged exactly with the rest: no second walk)
+        rows_p, reach_p = _rows_for(kb, D - alone, rules)
+        a, b = dict(rows), dict(rows_p or ())
+        more = sum(len(b.get(t, kb.tables[t].rows)) - len(a.get(t, kb.tables[t].rows)) for t in set(a) | set(b))
+        if rows_p is not None and more <= 50:
+            rows, reach, positive = rows_p, reach_p, set()
+    loose = reach & (alone | positive) if rows is not None else set()
     # (a question's boards that fire as their base boards: not judged again, see _question_aliases)
     alias, kept = _question_aliases(kb, boards, nets[0][1], nets, rules, closure_of)
     on = set(mine)
@@ -1898,11 +1939,26 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
         alias, kept = {}, list(nets[1:])
     walk = [i for i in mine if i not in alias]
     sub = [boards[i] for i in walk]
-    sub_nets = [(bisect.bisect_left(walk, a), bisect.bisect_left(walk, b), _net_within(rules, net))
+    sub_nets = [(bisect.bisect_left(walk, a), bisect.bisect_left(walk, b), _net_within(rules, net, rows))
                 for a, b, net in nets[:1] + kept]
     sub_nets = [(a, b, net) for a, b, net in sub_nets if b > a and net[1]]
     fired2, pairs2, subj2 = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=sub_nets,
                                       shared=shared, subjects=True) if sub_nets else ({}, {}, {})
+    for y in loose & alone:
+        fired2[y] = list(range(len(walk)))          # wherever the rows it alone reports fire
+    unsure = sorted(y for y in loose & positive if not fired2.get(y))
+    if unsure:
+        # (one of them fired nowhere without the other rows: it may with them — judged on these
+        # boards by a network of what it rests on, with the rows that can reach it)
+        rules_u = row_closure(kb, closure_of, set(unsure))
+        rows_u, _ = _rows_for(kb, set(unsure), rules_u)
+        nets_u = [(bisect.bisect_left(walk, a), bisect.bisect_left(walk, b), _net_within(rules_u, net, rows_u))
+                  for a, b, net in nets[:1] + kept]
+        nets_u = [(a, b, net) for a, b, net in nets_u if b > a and net[1]]
+        fired_u, _ = run_space(sub, kb_dir, None, procs, progress, "rules 2/3", nets=nets_u,
+                               shared=shared) if nets_u else ({}, {})
+        for y in unsure:
+            fired2[y] = fired_u.get(y, [])
     # in this run's board indices, the aliased question boards with their base boards' firings
     back = walk
     fired2 = {e: [back[j] for j in js] for e, js in fired2.items()}
@@ -1989,6 +2045,33 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
     return pairs, set(on_all), on_all, sorted(D)
 
 
+def _necessary(kb, roots):
+    """`roots` and the rules that fire wherever they do: a rule of one way (no any:) needs a
+    fact of each type its way reads; a derived type only one rule of the KB concludes needs that
+    rule to have fired on the board."""
+    from liuren.knowledge.facts import BUILTIN_FACTS
+    imp = _impact(kb)
+    prod = defaultdict(set)
+    for rid, ts in imp.thens.items():
+        for t, _f in ts:
+            prod[t].add(rid)
+    out, todo = set(), list(roots)
+    while todo:
+        r = todo.pop()
+        if r in out:
+            continue
+        out.add(r)
+        ways = imp.ways.get(r)
+        if not ways or len(ways) != 1 or ways[0] is None:
+            continue
+        for t, _f in ways[0][0]:
+            if t in imp.static or t in BUILTIN_FACTS or t == "判" or t in kb.declared:
+                continue
+            if len(prod.get(t, ())) == 1:
+                todo.append(next(iter(prod[t])))
+    return out
+
+
 def _bits_of(packed):
     import base64
     import zlib
@@ -2058,13 +2141,89 @@ def _question_aliases(kb, boards, n_main, nets, rules, closure_of):
     return alias, kept
 
 
-def _net_within(rules, net):
+def _net_within(rules, net, rows=None):
     """The network of `rules` for a range of boards the full run judged by `net` (None: the whole
     network; (question, rules): that question's network): on a question's boards, only those of
-    them the question's network holds (the full run judged nothing else there)."""
+    them the question's network holds (the full run judged nothing else there).  `rows`: the
+    table rows it loads (see _rows_for), a third item of its key, so that a network of part of
+    its tables is never taken for the whole one."""
     if net is None or net[1] is None:
-        return ((net[0] if net else None), tuple(sorted(rules)))
-    return (net[0], tuple(sorted(set(rules) & set(net[1]))))
+        out = ((net[0] if net else None), tuple(sorted(rules)))
+    else:
+        out = (net[0], tuple(sorted(set(rules) & set(net[1]))))
+    return out + (rows,) if rows else out
+
+
+def _row_seeds(t, i, row):
+    """The facts a table row puts in working memory (its variants' too), as one seed of _Impact:
+    each field with the values it takes in any of them (a field some of them lack: any value)."""
+    facts = []
+    for data in [row.data, *row.variant_data.values()]:
+        for cells in data:
+            f = dict(cells)
+            if row.id:
+                f["id"] = row.id
+            facts.append(f)
+    if not facts:
+        return []
+    sig = {}
+    for c in set(facts[0]).intersection(*facts[1:]):
+        try:
+            sig[c] = frozenset(f[c] for f in facts)
+        except TypeError:
+            pass
+    return [(t.fact_type, sig)]
+
+
+def _rows_for(kb, targets, rules):
+    """(rows, reach): the table rows a network of `rules` needs for the firings of `targets` to be
+    as the whole tables give them — for each table the network reads, a row stays unless its
+    facts can reach none of `targets` and no 不實 of one of them (_Impact: what dropping a row's
+    facts can move is what an edit of them can move; it says too much, never too little) —,
+    as a key for _net_within (None when every row stays), and the entries the dropped rows can
+    reach (those whose firings in such a network may not be the whole network's)."""
+    imp = _impact(kb)
+    read = set()
+    for r in rules:
+        for way in imp.ways.get(r, ()):
+            if way is None:
+                return None, set()      # a condition not understood: every table whole
+            read |= {t for t, _ in way[0] + way[1]}
+    targets, rules = set(targets), set(rules)
+    keep, dropped = {}, []
+    for t in kb.tables.values():
+        if t.fact_type not in read or not t.rows:
+            continue
+        rows, drop = [], []
+
+        def split(part):
+            # the rows of `part` together first (what they reach is what each one reaches, put
+            # together), then each half of them: one run for a table none of whose rows reaches
+            seeds = [s for _i, _row, ss in part for s in ss]
+            affected, defeated = imp.run(seeds, (), (), {}, set(), within=rules, stop=targets)
+            if not (affected & targets or defeated is None or defeated & targets):
+                drop.extend(seeds)
+            elif len(part) == 1:
+                rows.append(_row_key(part[0][1], part[0][0]))
+            else:
+                split(part[:len(part) // 2])
+                split(part[len(part) // 2:])
+        split([(i, row, _row_seeds(t, i, row)) for i, row in enumerate(t.rows)])
+        if drop:
+            keep[t.id] = tuple(sorted(rows))
+            dropped += drop
+    if not dropped:
+        return None, set()
+    # (what they reach, each table's dropped rows as one seed: too much, never too little)
+    merged = defaultdict(list)
+    for t, sig in dropped:
+        merged[t].append(sig)
+    seeds = []
+    for t, sigs in merged.items():
+        common = set(sigs[0]).intersection(*sigs[1:])
+        seeds.append((t, {c: frozenset().union(*(x[c] for x in sigs)) for c in common}))
+    reach, _ = imp.run(seeds, (), (), {}, set(), within=rules)
+    return tuple(sorted(keep.items())), reach
 
 
 def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read,
@@ -2096,10 +2255,14 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     fired1 = _prior_firings(prior, ids, unchanged, boards, saved_boards) if saved_boards else {}
     todo = [x for x in ids if x not in fired1]
     walked1, closure1 = {}, set()        # every entry step 1's walk judged, with where it fired
+    inexact1 = set()                     # (but those the rows left out of its tables may move)
     aliased = 0
     if todo:
         closure = closure1 = row_closure(kb, closure_of, set(todo))
-        net_for = functools.partial(_net_within, closure)
+        # of the tables it reads, only the rows whose facts can reach the audited entries (a row
+        # of a 神煞 table: not every 神煞 of every table placed on each board)
+        rows1, inexact1 = _rows_for(kb, set(todo), closure)
+        net_for = functools.partial(_net_within, closure, rows=rows1)
         need1 = {d for r in closure for d in read.get(r, ())}
         keep1 = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need1
                  or (_dim_of(b) == "year" and "person" in need1)]
@@ -2118,6 +2281,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         # (every entry the walk reports, not only the audited ones: a met rule among them needs
         # no judging again in step 3; one that never fired there fires nowhere)
         for x in set(walked) | set(todo):
+            if x in inexact1 and x not in todo:
+                continue
             got = [keep1[j] for j in walked.get(x, [])]
             main_got = _fill_dims(boards, n_main, [i for i in got if i < n_main], need1)
             on = set(main_got)
@@ -2195,8 +2360,29 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
                 from_saved.add(y)
     # a met rule step 1's network holds whole (itself and all it rests on): where that walk found it
     for y in sorted((broad | narrow) - from_saved):
-        if closure1 and (y in closure1 if y in kb.rules else row_closure(kb, closure_of, {y}) <= closure1):
+        if closure1 and y not in inexact1 and (y in closure1 if y in kb.rules
+                                               else row_closure(kb, closure_of, {y}) <= closure1):
             fired[y] = walked1.get(y, [])
+            from_saved.add(y)
+    # a family rule the edit moves only in its reports of rows whose boards are known now (the
+    # audited ones, or walked exactly in step 1): it fires where it reported the other rows then
+    # and where those rows fire now — between (its saved boards but those rows' saved ones) and
+    # (its saved boards and those rows' new ones); taken when the two are the same
+    reports = getattr(unchanged, "reports", None) or {}
+    for y in sorted((broad | narrow) - from_saved):
+        xs = reports.get(y)
+        if (saved is None or y not in kb.rules or not kb.rules[y].as_var or not xs or y not in saved.sets["sets"]
+                or y in getattr(unchanged, "rules_changed", {y})):
+            continue
+        new_of = {x: fired1[x] if x in fired1 else walked1.get(x) for x in xs}
+        if any(v is None for v in new_of.values()) or any(i not in saved.back for v in new_of.values() for i in v):
+            continue
+        old_y, old_x, new_x = saved.bits(y), 0, saved.mask(sorted({i for v in new_of.values() for i in v}))
+        for x in xs:
+            old_x |= saved.bits(x)
+        low, high = (old_y & ~old_x) | new_x, old_y | new_x
+        if low == high:
+            fired[y] = saved.indices(high)
             from_saved.add(y)
     reused = _prior_counts(kb, prior, key, closure_of, (broad | narrow) - from_saved) if prior and key else {}
     # the rest: the broader ones judged over the space by a network of what they rest on; the
@@ -2206,6 +2392,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     skipped = {y for y in narrow - set(reused) - from_saved if reused or from_saved or kb.entries[y].kind in kinds}
     if cand:
         closure3 = row_closure(kb, closure_of, cand)
+        rows3, _ = _rows_for(kb, cand, closure3)
         # on the boards of the dimensions the candidates read; a board of another dimension
         # gives them what its base board gives
         need = {d for r in closure3 for d in read.get(r, ())}
@@ -2218,10 +2405,10 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         nets3 = []
         for a, b, net in kept3:
             if _net_within(closure3, net)[1]:
-                nets3.append((len(keep), len(keep) + b - a, _net_within(closure3, net)))
+                nets3.append((len(keep), len(keep) + b - a, _net_within(closure3, net, rows3)))
                 keep += list(range(a, b))
         fired3, _ = run_space([boards[i] for i in keep], kb_dir, None, procs, progress, "rules 3/3",
-                              nets=[(0, n3, (None, tuple(sorted(closure3))))] + nets3, shared=shared)
+                              nets=[(0, n3, _net_within(closure3, None, rows3))] + nets3, shared=shared)
         for y in cand:
             got = [keep[j] for j in fired3.get(y, [])]
             main_got = _fill_dims(boards, n_main, [i for i in got if i < n_main], need)

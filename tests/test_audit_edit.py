@@ -218,3 +218,47 @@ def test_a_questions_boards_fire_as_their_base_boards(tmp_path):
     assert one["firing_counts"]["t-mark-a"] == after["firing_counts"]["t-mark-a"]
     assert any("t-asked-on-a" in c[:2] for c in _pairs_of(after, "t-mark-a"))
     assert _conflicts_of(one, "t-mark-a") == _conflicts_of(after, "t-mark-a")
+
+
+def test_a_network_of_part_of_a_table_fires_as_the_whole_one_for_the_rows_it_keeps(tmp_path):
+    # the row 甲's network needs only the table rows whose facts can reach it: the row 乙's
+    # facts (名 乙) reach 唯乙論凶 and the row 乙, never the row 甲, so they are left out; the
+    # network keyed with its rows fires the row 甲 (and its family rule's report of it) on every
+    # board as the network of the whole table does
+    from liuren.casting.cast import cast
+    from liuren.explain import audit as A
+    from liuren.knowledge.facts import board_facts
+    from liuren.knowledge.kblint import dependency_graph
+    from liuren.rules.compile import build
+    from liuren.rules.judging import Recorder
+    k = _edited_kb(tmp_path)
+    kb = load_kb(str(k))
+    rules = A.row_closure(kb, dependency_graph(kb), {"t-mark-a"})
+    assert {"t-place-mark", "t-read-mark"} <= rules
+    rows, inexact = A._rows_for(kb, {"t-mark-a"}, rules)
+    assert dict(rows)["t-marks"] == ("t-mark-a",)
+    assert "t-mark-a" not in inexact and "t-mark-b" in inexact
+    # (its key says so: never the whole network's)
+    assert A._net_within(rules, None, rows) != A._net_within(rules, None)
+    part = build(kb, only=set(rules), rows=dict(rows))
+    whole = build(kb, only=set(rules))
+
+    def fired(eng, b):
+        rec = Recorder(kb, eng.judged_consumed, eng)
+
+        def on_fire(cr, act):
+            new = rec.on_fire(cr, act)
+            return rec.firings[-1], new
+        eng.run_board(board_facts(b, None), on_fire, lambda f: None, incremental=False)
+        return {(f.report, tuple(f.about)) for f in rec.firings if not f.internal}
+
+    seen_a = seen_b = 0
+    for day in ("甲子", "乙丑", "丙寅", "丁卯", "戊辰", "己巳"):
+        for on in ("子加子", "卯加子", "午加子", "酉加子"):
+            b = cast(day=day, on=on)
+            p, w = fired(part, b), fired(whole, b)
+            assert {x for x in p if x[0] == "t-mark-a"} == {x for x in w if x[0] == "t-mark-a"}
+            seen_a += any(x[0] == "t-mark-a" for x in w)
+            seen_b += any(x[0] == "t-mark-b" for x in w)
+            assert not any(x[0] == "t-mark-b" for x in p)       # (the row left out: never there)
+    assert seen_a and seen_b

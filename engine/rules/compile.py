@@ -9,6 +9,7 @@ The engine a board runs in (BoardEngine) is rules/runtime.py.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
@@ -50,8 +51,12 @@ class CompiledRule:
 class Compiler:
     every_question = False          # keep the rules of every question (negation_cycles' union network)
 
-    def __init__(self, kb, variants=None, question=None, only=None, declared=()):
+    def __init__(self, kb, variants=None, question=None, only=None, declared=(), rows=None):
         self.kb = kb
+        # {table id: the keys of the rows loaded (a row's id, "#i" for the i-th row without one)}:
+        # a network judged only for entries the other rows' facts cannot reach (the audit works
+        # out which); a table not named is loaded whole (None: every table whole)
+        self.rows = {k: frozenset(v) for k, v in rows.items()} if rows else None
         self.variants = dict(variants or {})
         self.question = question
         self.only = only            # the ids of the KB rules to compile (None: all of them)
@@ -92,6 +97,9 @@ class Compiler:
         for t in self.kb.tables.values():
             if self.only is not None and t.fact_type not in readers:
                 continue        # a network of some rules (kb check --examples): only the tables they read
+            if self.rows is not None and t.id in self.rows:
+                keep = self.rows[t.id]
+                t = dataclasses.replace(t, rows=[r for i, r in enumerate(t.rows) if (r.id or f"#{i}") in keep])
             rowvar = {r.id: self.variant_of(r) for r in t.rows if r.id}
             for f in t.facts({k: v for k, v in rowvar.items() if v}):
                 static.append({"t": t.fact_type, **f})
@@ -593,16 +601,18 @@ def negation_cycles(kb, variants=None):
     return out
 
 
-def build(kb, variants=None, indexed=True, question=None, only=None, declared=()):
+def build(kb, variants=None, indexed=True, question=None, only=None, declared=(), rows=None):
     """One network per (KB, variants, question): rules that can only fire for another question
     are left out, so a board judged without a question does not carry their joins.  `only`:
     the ids of the KB rules to compile (all when None); `declared`: fact types that will be
     declared with the board's own facts (what other rules derived), which the network must not
-    take for tables."""
+    take for tables; `rows`: {table id: keys of the rows loaded} (see Compiler: only for entries
+    the other rows cannot reach — such a network is never the whole one, and is never cached as
+    one: engines.engine_for never passes it)."""
     from liuren.knowledge.cache import lasting
     with lasting():      # the network and the table facts live as long as the process
         try:
-            cls, compiled, static = Compiler(kb, variants, question, only, declared).compile()
+            cls, compiled, static = Compiler(kb, variants, question, only, declared, rows).compile()
         except KBError:
             raise
         except Exception as e:  # noqa: BLE001 — one line, never a traceback

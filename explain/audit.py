@@ -1536,11 +1536,9 @@ def value_closure(kb, closure_of, rules):
     return out
 
 
-def row_reporters(kb, x):
-    """The family rules that may report the row x: those its facts, and any fact carrying its
-    id, reach (see _Impact)."""
-    impact = _impact(kb)
-    seeds = []
+def _table_facts(kb):
+    """(table, fact) for each fact of each table row, its variants' included: the row's cells, and
+    its id when it has one."""
     for t in kb.tables.values():
         for row in t.rows:
             for data in [row.data, *row.variant_data.values()]:
@@ -1548,11 +1546,20 @@ def row_reporters(kb, x):
                     f = dict(cells)
                     if row.id:
                         f["id"] = row.id
-                    if any(v == x for v in f.values()):
-                        try:
-                            seeds.append((t.fact_type, {c: frozenset([v]) for c, v in f.items()}))
-                        except TypeError:
-                            seeds.append((t.fact_type, {}))
+                    yield t, f
+
+
+def row_reporters(kb, x):
+    """The family rules that may report the row x: those its facts, and any fact carrying its
+    id, reach (see _Impact)."""
+    impact = _impact(kb)
+    seeds = []
+    for t, f in _table_facts(kb):
+        if any(v == x for v in f.values()):
+            try:
+                seeds.append((t.fact_type, {c: frozenset([v]) for c, v in f.items()}))
+            except TypeError:
+                seeds.append((t.fact_type, {}))
     for ts in impact.thens.values():
         for t, fields in ts:
             if isinstance(fields, dict) and x in fields.values():
@@ -1601,14 +1608,8 @@ class _Impact:
             self.thens[r.id] = [(t, f) for then in _thens(r) for it in (then if isinstance(then, list) else [then])
                                 if isinstance(it, dict) for t, f in it.items()]
         self.static = defaultdict(list)         # fact type -> its table facts (variants included)
-        for t in kb.tables.values():
-            for row in t.rows:
-                for data in [row.data, *row.variant_data.values()]:
-                    for cells in data:
-                        f = dict(cells)
-                        if row.id:
-                            f["id"] = row.id
-                        self.static[t.fact_type].append(f)
+        for t, f in _table_facts(kb):
+            self.static[t.fact_type].append(f)
         self.produced = {t for ts in self.thens.values() for t, _ in ts} | {"判"}
 
     def _types(self, r):

@@ -6,6 +6,10 @@ nodes, which Judgment.chain_graph keeps as the whole graph has them), plus the K
 (data, as the trace names the KB it was judged with).  The conditions are matched against them
 by a small backtracking search that keeps the assignment satisfying the most conditions;
 nothing is fired and the engine is not run again.
+
+It is one thing, the answer to "why did this rule not fire here": the search, the rule page's
+lines judged on the board (model_conditions) and what the board lacks (lacks) are kept together
+so that each failed line is said with the board's own values by one piece of code.
 """
 from __future__ import annotations
 

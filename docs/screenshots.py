@@ -3,7 +3,8 @@
 It starts `liuren serve` on a free port of 127.0.0.1 and drives Debian's chromium through
 Playwright (executable_path: nothing is downloaded; LIUREN_CHROMIUM names another binary).
 The shots: a board with a chain open (desktop, zh), the same board on a phone (390 px, ja),
-the drill after its first step, and the worksheet as printed.  A script, not a test.
+the drill after its first step, the worksheet as printed, a 神煞 row's page (財) and its
+WHY-NOT on a phone (ja).  A script, not a test.
 """
 import os
 import pathlib
@@ -27,6 +28,10 @@ SHOTS = [
     ("web-phone-zh.png", f"/board?{WHYNOT}", 390, 844, False),
     ("web-practice.png", "/practice?seed=12&gate=%E6%B6%89%E5%AE%B3", 1280, 900, False),
     ("web-sheet.png", "/practice/sheet?seed=11&n=12", 1000, 1300, False),
+    ("web-rule-sha.png", "/rules/sha-cai", 1280, 900, False),
+    ("web-whynot-sha-ja.png", "/board?" + urllib.parse.urlencode({"day": "甲子", "on": "子加子", "month": "庚寅",
+                                                                   "why": "財", "lang": "ja"}) + "#chain",
+     390, 844, False),
 ]
 
 

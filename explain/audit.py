@@ -1552,6 +1552,12 @@ def _table_facts(kb):
 def row_reporters(kb, x):
     """The family rules that may report the row x: those its facts, and any fact carrying its
     id, reach (see _Impact)."""
+    return _row_reach(kb, x)[1]
+
+
+def _row_reach(kb, x):
+    """(the rules that may read a fact carrying the row x's id or cells, the family rules that
+    may report it): _Impact run from the row's facts and from every conclusion naming it."""
     impact = _impact(kb)
     seeds = []
     for t, f in _table_facts(kb):
@@ -1564,8 +1570,8 @@ def row_reporters(kb, x):
         for t, fields in ts:
             if isinstance(fields, dict) and x in fields.values():
                 seeds.append((t, {c: frozenset([v]) for c, v in fields.items() if v == x}))
-    impact.run(seeds, (), (), {}, set())
-    return {f for f, rep in impact.reports.items() if x in rep}
+    affected, _ = impact.run(seeds, (), (), {}, set())
+    return affected, {f for f, rep in impact.reports.items() if x in rep}
 
 
 class _Impact:
@@ -1916,7 +1922,7 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
         reps = [row_reporters(kb, x) for x in ids]
         if all(len(r) == 1 and r == reps[0] for r in reps):
             # (every audited row: so it fires on every board of `mine`, and so does what it needs)
-            alone = _necessary(kb, reps[0]) & D
+            alone = _necessary(kb, reps[0], ids) & D
     positive = set()
     for y in D - set(ids) - alone:
         if ents[y].kind not in JUDGMENT_KINDS and y in kb.rules:
@@ -2046,30 +2052,68 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
     return pairs, set(on_all), on_all, sorted(D)
 
 
-def _necessary(kb, roots):
+def _necessary(kb, roots, rows=()):
     """`roots` and the rules that fire wherever they do: a rule of one way (no any:) needs a
     fact of each type its way reads; a derived type only one rule of the KB concludes needs that
-    rule to have fired on the board."""
+    rule to have fired on the board.  `rows`: the roots are family rules taken where they report
+    one of these rows, so a pattern whose field holds the family's row variable needs a fact
+    carrying one of the rows there — a conclusion with that field written otherwise cannot be
+    it, nor one whose field is a variable of a rule no fact of the rows reaches (_row_reach):
+    when one rule is left, it fired, and what it needs carries the rows in its turn (its
+    variable in that field).  Only rule conclusions put derived facts on the audit's boards
+    (the board gives the built-in types, the tables their own)."""
     from liuren.knowledge.facts import BUILTIN_FACTS
     imp = _impact(kb)
-    prod = defaultdict(set)
+    prod = defaultdict(list)
     for rid, ts in imp.thens.items():
-        for t, _f in ts:
-            prod[t].add(rid)
-    out, todo = set(), list(roots)
+        for t, f in ts:
+            prod[t].append((rid, f if isinstance(f, dict) else None))
+    rows = frozenset(rows)
+    carriers = set().union(*(_row_reach(kb, x)[0] for x in rows)) if rows else set()
+    out, todo = set(), []
+    for r in roots:
+        var = kb.rules[r].as_var if r in kb.rules else None
+        todo.append((r, {var: rows} if rows and var else {}))
     while todo:
-        r = todo.pop()
+        r, env = todo.pop()
         if r in out:
             continue
         out.add(r)
         ways = imp.ways.get(r)
         if not ways or len(ways) != 1 or ways[0] is None:
             continue
-        for t, _f in ways[0][0]:
-            if t in imp.static or t in BUILTIN_FACTS or t == "判" or t in kb.declared:
+        for t, fields in ways[0][0]:
+            if t in imp.static or t in BUILTIN_FACTS or t == "判":
                 continue
-            if len(prod.get(t, ())) == 1:
-                todo.append(next(iter(prod[t])))
+            need = {f: env[v] for f, v in fields.items() if _Impact._var(v) and v in env}
+            if t in kb.declared and not need:
+                continue
+            cands = []
+            for p, pf in prod.get(t, ()):
+                if pf is None:
+                    cands.append((p, None))
+                    continue
+                ok = True
+                for f, vals in need.items():
+                    v = pf.get(f)
+                    if isinstance(v, str) and not _Impact._var(v):
+                        ok = v in vals          # written in the conclusion: one of the rows or not
+                    elif _Impact._var(v) and vals <= rows:
+                        ok = p in carriers      # a variable: only if a fact of the rows reaches it
+                    if not ok:
+                        break
+                if ok:
+                    cands.append((p, pf))
+            if len({p for p, _ in cands}) != 1:
+                continue
+            p = cands[0][0]
+            env_p = {}
+            if len(cands) == 1 and cands[0][1] is not None:
+                for f, vals in need.items():
+                    v = cands[0][1].get(f)
+                    if _Impact._var(v):
+                        env_p[v] = vals
+            todo.append((p, env_p))
     return out
 
 
@@ -2227,6 +2271,41 @@ def _rows_for(kb, targets, rules):
     return tuple(sorted(keep.items())), reach
 
 
+def _foreseen(kb, ids, unchanged, saved, closure_of, read, closure, nets):
+    """The rows step 1 walks besides the audited entries, so that step 3 finds where they fire
+    now: those an edit moves in the reports of a family rule that, in the saved run, fired
+    wherever the audited entries fired (so it is likely met as broader than they are, and step 3
+    needs its boards over the space: see "a family rule the edit moves only in its reports"
+    there), when their network reads no dimension and no question step 1's does not, and every
+    question's network holding step 1's holds theirs (they add rules to its walk, never boards:
+    see _question_aliases).  A guess from the saved run: the result is exact either
+    way, only step 3's walk is spared when it holds."""
+    reports = getattr(unchanged, "reports", None) or {}
+    if saved is None or not reports:
+        return set()
+    old = 0
+    for x in ids:
+        old |= saved.bits(x)
+    if not old:
+        return set()
+    dims = {d for r in closure for d in read.get(r, ())}
+    holding = [set(net[1]) for _a, _b, net in nets[1:] if net and net[1] is not None and closure <= set(net[1])]
+    out = set()
+    for y, xs in sorted(reports.items()):
+        rule = kb.rules.get(y)
+        if (rule is None or not rule.as_var or rule.kind not in JUDGMENT_KINDS
+                or y in getattr(unchanged, "rules_changed", {y}) or saved.bits(y) & old != old):
+            continue
+        xs = {x for x in xs if x in kb.entries} - set(ids)
+        if not xs:
+            continue
+        c = row_closure(kb, closure_of, xs)
+        if ({d for r in c for d in read.get(r, ())} <= dims and all(c <= h for h in holding)
+                and not any("問" in closure_of.reads[r][0] for r in c if r in closure_of.reads)):
+            out |= xs
+    return out
+
+
 def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qspaces, t0, space, read,
                 prior=None, key=None, saved_boards=None, closure_of=None, shared=None):
     """`liuren audit --rules ID…`: those entries and the rules they meet, on the cone of the edit.
@@ -2258,11 +2337,16 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     walked1, closure1 = {}, set()        # every entry step 1's walk judged, with where it fired
     inexact1 = set()                     # (but those the rows left out of its tables may move)
     aliased = 0
+    saved = _saved_sets(prior, boards, saved_boards) if unchanged is not None else None
     if todo:
         closure = closure1 = row_closure(kb, closure_of, set(todo))
+        # (and the rows a family rule step 3 will need moved in, when they add no board: see _foreseen)
+        extra1 = _foreseen(kb, ids, unchanged, saved, closure_of, read, closure, nets)
+        if extra1:
+            closure = closure1 = row_closure(kb, closure_of, set(todo) | extra1)
         # of the tables it reads, only the rows whose facts can reach the audited entries (a row
         # of a 神煞 table: not every 神煞 of every table placed on each board)
-        rows1, inexact1 = _rows_for(kb, set(todo), closure)
+        rows1, inexact1 = _rows_for(kb, set(todo) | extra1, closure)
         net_for = functools.partial(_net_within, closure, rows=rows1)
         need1 = {d for r in closure for d in read.get(r, ())}
         keep1 = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need1
@@ -2294,7 +2378,6 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     t1 = time.time()
     mine = sorted({i for x in ids for i in fired1.get(x, ())})
     judged_again = None
-    saved = _saved_sets(prior, boards, saved_boards) if unchanged is not None else None
     saved_pairs = saved.sets.get("pairs") if saved is not None else None
     step2_read = (isinstance(saved_pairs, list) and _step2_unchanged(kb, ids, unchanged, closure_of))
     if step2_read:

@@ -1617,6 +1617,7 @@ class _Impact:
         for t, f in _table_facts(kb):
             self.static[t.fact_type].append(f)
         self.produced = {t for ts in self.thens.values() for t, _ in ts} | {"判"}
+        self._narrowed = {}                     # see _narrow
 
     def _types(self, r):
         from liuren.knowledge.kblint import _reads
@@ -1669,29 +1670,43 @@ class _Impact:
         for t, fields in pos:
             if t not in self.static or t in touched or t in self.produced:
                 continue
-            rows = []
-            for f in self.static[t]:
-                ok = True
-                for c, v in fields.items():
-                    if c not in f:
-                        continue        # (a cell the row leaves out: taken as able to join)
-                    if self._var(v):
-                        ok = env.get(v) is None or f[c] in env[v]
-                    else:
-                        ok = self._allows(v, {f[c]})
-                    if not ok:
-                        break
-                if ok:
-                    rows.append(f)
-            if not rows:
+            # (what a pattern allows depends only on the values its variables may have: kept)
+            key = (t, id(fields), tuple((v, None if env.get(v) is None else frozenset(env[v]))
+                                        for v in fields.values() if self._var(v)))
+            got = self._narrowed.get(key, key)
+            if got is key:
+                got = self._narrowed[key] = self._narrow_one(env, t, fields)
+            if got is None:
                 return None
-            for c, v in fields.items():
-                if self._var(v):
-                    if any(c not in f for f in rows):
-                        continue
-                    vals = {f[c] for f in rows}
-                    env[v] = vals if env.get(v) is None else env[v] & vals
+            for v, vals in got:
+                env[v] = vals if env.get(v) is None else env[v] & vals
         return env
+
+    def _narrow_one(self, env, t, fields):
+        """[(variable, the values the rows of table pattern t allow it)], None when no row can join."""
+        rows = []
+        for f in self.static[t]:
+            ok = True
+            for c, v in fields.items():
+                if c not in f:
+                    continue        # (a cell the row leaves out: taken as able to join)
+                if self._var(v):
+                    ok = env.get(v) is None or f[c] in env[v]
+                else:
+                    ok = self._allows(v, {f[c]})
+                if not ok:
+                    break
+            if ok:
+                rows.append(f)
+        if not rows:
+            return None
+        out = []
+        for c, v in fields.items():
+            if self._var(v):
+                if any(c not in f for f in rows):
+                    continue
+                out.append((v, frozenset(f[c] for f in rows)))
+        return out
 
     def run(self, seeds, rules_changed, entries_changed, old_produces, touched, within=None, stop=None):
         """The entries whose firings may differ, and the judgments a changed 不實 may name (None:
@@ -1817,6 +1832,9 @@ class _SavedSets:
             self.here = [at.get(key(b)) for b in old]
         self.back = {j: i for i, j in enumerate(self.here) if j is not None}
         self._bits = {}
+        # (the boards of this run in the saved run's order, as they are made: no sort needed)
+        kept = [j for j in self.here if j is not None]
+        self._ordered = all(a < b for a, b in zip(kept, kept[1:]))
 
     def bits(self, x):
         v = self._bits.get(x)
@@ -1829,14 +1847,10 @@ class _SavedSets:
 
     def indices(self, v):
         """This run's board indices of the saved run's bitmap v (sorted)."""
-        out = []
         raw = v.to_bytes((v.bit_length() + 7) // 8, "little")
-        for j, byte in enumerate(raw):
-            if byte:
-                base = j << 3
-                out.extend(base + k for k in _BITS[byte])
-        here = self.here
-        return sorted(here[i] for i in out if here[i] is not None)
+        out = [(j << 3) + k for j, byte in enumerate(raw) if byte for k in _BITS[byte]]
+        got = [j for j in map(self.here.__getitem__, out) if j is not None]
+        return got if self._ordered else sorted(got)
 
     def mask(self, indices):
         """The saved run's bitmap of this run's board indices."""
@@ -2039,17 +2053,22 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
                     pairs[k] = (n, first)
     # the entries firing on those boards: the walk's for those the edit may move, the saved
     # run's for the others
+    # (where among them: for the judgments only, the others are only met)
     m = saved.mask(mine)
-    on_all = {}
+    on_all, met = {}, set()
     for y in saved.sets["sets"]:
         if y in ents and y not in ids and unchanged(y):
             v = saved.bits(y) & m
             if v:
-                on_all[y] = saved.indices(v)
+                met.add(y)
+                if ents[y].kind in JUDGMENT_KINDS:
+                    on_all[y] = saved.indices(v)
     for y, js in fired2.items():
         if y in ents and y not in ids and not unchanged(y) and js:
-            on_all[y] = sorted(js)
-    return pairs, set(on_all), on_all, sorted(D)
+            met.add(y)
+            if ents[y].kind in JUDGMENT_KINDS:
+                on_all[y] = sorted(js)
+    return pairs, met, on_all, sorted(D)
 
 
 def _necessary(kb, roots, rows=()):
@@ -2389,13 +2408,14 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
             if (a in want or b in want) and saved.here[ex] is not None:
                 pairs[(a, b)] = (n, (saved.here[ex], subject))
         m = saved.mask(mine)
-        on_all = {}
+        on_all, met = {}, set()
         for y in saved.sets["sets"]:
             if y in kb.entries and y not in want:
                 v = saved.bits(y) & m
                 if v:
-                    on_all[y] = saved.indices(v)
-        met = set(on_all)
+                    met.add(y)          # (where among them: for the judgments only, the others are only met)
+                    if kb.entries[y].kind in JUDGMENT_KINDS:
+                        on_all[y] = saved.indices(v)
         steps["2 what they meet (saved run)"] = round(time.time() - t1, 1)
     elif _step2_partial_ok(kb, saved, saved_pairs, unchanged, mine):
         # 2. an edit since the saved run: only the judgments whose boards by subject it may move

@@ -262,3 +262,148 @@ def test_a_network_of_part_of_a_table_fires_as_the_whole_one_for_the_rows_it_kee
             seen_b += any(x[0] == "t-mark-b" for x in w)
             assert not any(x[0] == "t-mark-b" for x in p)       # (the row left out: never there)
     assert seen_a and seen_b
+
+
+# a second rule placing 試標, for the row 乙 only (源 written as it), from 末傳
+OTHER_PLACER = f"""\
+rules:
+  - id: t-place-b-too
+    name: 置乙標於末
+    kind: 起例
+    source: {Q}
+    when:
+      - 位: {{位: 末傳, 支: $b}}
+      - t-marks: {{名: 乙, 支: $b}}
+    then:
+      - 試標: {{名: 乙, 支: $b, 源: t-mark-b}}
+"""
+
+
+def _fired_whole(kb, eng, b):
+    """(the rows and rules that fire on board b, judged by the network eng)"""
+    from liuren.knowledge.facts import board_facts
+    from liuren.rules.judging import Recorder
+    rec = Recorder(kb, eng.judged_consumed, eng)
+
+    def on_fire(cr, act):
+        new = rec.on_fire(cr, act)
+        return rec.firings[-1], new
+    eng.run_board(board_facts(b, None), on_fire, lambda f: None, incremental=False)
+    return {(f.rule, f.report) for f in rec.firings if not f.internal}
+
+
+def test_what_a_reported_row_needs_is_followed_by_value(tmp_path, monkeypatch):
+    # 試標 has two producers, so without values nothing below the family rule is known to fire;
+    # where 見標 reports 標甲, the 試標 it read carries 標甲, which 置乙標於末 (源 written 標乙)
+    # never concludes: 置標 fired there.  Where it reports 標乙, either may have.
+    from liuren.casting.cast import cast
+    from liuren.explain import audit as A
+    from liuren.rules.compile import build
+    k = _edited_kb(tmp_path)
+    (k / "other.yaml").write_text(OTHER_PLACER, encoding="utf-8")
+    kb = load_kb(str(k))
+    assert A._necessary(kb, {"t-read-mark"}) == {"t-read-mark"}
+    assert A._necessary(kb, {"t-read-mark"}, ["t-mark-a"]) == {"t-read-mark", "t-place-mark"}
+    assert A._necessary(kb, {"t-read-mark"}, ["t-mark-b"]) == {"t-read-mark"}
+    # the whole network agrees, board by board (and shows why 標乙 gets no such bound)
+    whole = build(kb)
+    seen_a = b_alone = 0
+    for day in ("甲子", "乙丑", "丙寅", "丁卯", "戊辰", "己巳"):
+        for on in ("子加子", "丑加子", "寅加子", "卯加子", "辰加子", "巳加子", "午加子", "未加子", "申加子",
+                   "酉加子", "戌加子", "亥加子"):
+            got = _fired_whole(kb, whole, cast(day=day, on=on))
+            if ("t-read-mark", "t-mark-a") in got:
+                seen_a += 1
+                assert ("t-place-mark", "t-place-mark") in got
+            if ("t-read-mark", "t-mark-b") in got and ("t-place-mark", "t-place-mark") not in got:
+                b_alone += 1
+    assert seen_a and b_alone
+    # and after an edit of 標甲, the audit that takes 置標 as firing on all its boards is the
+    # audit that judges the whole cone there
+    saved = tmp_path / "run.json"
+    save_run(audit(str(k), **KW), saved)
+    _edit_row(k)
+    one = audit(str(k), prior=str(saved), rules=["t-mark-a"], **KW)
+    assert "2 what they meet (edit's cone + saved run)" in one["steps"]
+    monkeypatch.setattr(A, "_step2_partial_ok", lambda *a: False)
+    whole_run = audit(str(k), prior=str(saved), rules=["t-mark-a"], **KW)
+    assert _conflicts_of(one, "t-mark-a") == _conflicts_of(whole_run, "t-mark-a") and _conflicts_of(one, "t-mark-a")
+    assert _findings_of(one, "t-mark-a") == _findings_of(whole_run, "t-mark-a")
+    assert one["met"] == whole_run["met"]
+
+
+# a family rule (課體) that reports 類甲 where a 試標 of 甲 is placed and 類丙 on every board: broader
+# than the row 標甲, and an edit of 標甲 moves only its reports of 類甲
+KINDS = f"""\
+facts:
+  - type: 試類
+    fields: [名]
+    text: "{{名}} 類"
+    doc: a planted derived fact for the tests
+tables:
+  - id: t-kinds
+    name: 試類表
+    kind: 格表
+    reported: 課體
+    columns: [名]
+    rows:
+      - id: t-kind-x
+        name: 類甲
+        名: 甲
+        reading: 試。
+        valence: 吉
+        source: {Q}
+      - id: t-kind-z
+        name: 類丙
+        名: 丙
+        reading: 試。
+        valence: 吉
+        source: {Q}
+rules:
+  - id: t-place-kind
+    name: 置類
+    kind: 起例
+    source: {Q}
+    when:
+      - 試標: {{名: $n}}
+    then:
+      - 試類: {{名: $n}}
+  - id: t-place-kind-all
+    name: 置丙類
+    kind: 起例
+    source: {Q}
+    when:
+      - 日: {{陰陽: $_y}}
+    then:
+      - 試類: {{名: 丙}}
+  - id: t-kind-read
+    name: 見類
+    kind: 課體
+    as: $q
+    source: {Q}
+    when:
+      - 試類: {{名: $n}}
+      - t-kinds: {{名: $n, id: $q}}
+"""
+
+
+def test_a_broader_familys_moved_rows_are_walked_in_step_1(tmp_path, monkeypatch):
+    # step 1 walks 類甲 too (見類 fired wherever 標甲 did in the saved run): step 3 then bounds
+    # 見類 by its saved boards and 類甲's new ones instead of walking the space — the same
+    # firings, findings and pairs as the walk of the space
+    from liuren.explain import audit as A
+    k = _edited_kb(tmp_path)
+    (k / "kinds.yaml").write_text(KINDS, encoding="utf-8")
+    saved = tmp_path / "run.json"
+    save_run(audit(str(k), **KW), saved)
+    _edit_row(k)
+    one = audit(str(k), prior=str(saved), rules=["t-mark-a"], **KW)
+    assert "t-kind-read" in one["met"] and one["judged_over_space"] == []
+    monkeypatch.setattr(A, "_foreseen", lambda *a: set())
+    walked = audit(str(k), prior=str(saved), rules=["t-mark-a"], **KW)
+    assert walked["judged_over_space"] == ["t-kind-read", "t-kind-x"]      # (類甲 too: broader, moved)
+    assert _findings_of(one, "t-mark-a") == _findings_of(walked, "t-mark-a")
+    assert _conflicts_of(one, "t-mark-a") == _conflicts_of(walked, "t-mark-a")
+    assert one["met"] == walked["met"] and one["not_compared"] == walked["not_compared"]
+    # (and its pairs are those of a full audit of the edited KB)
+    assert _conflicts_of(one, "t-mark-a") == _conflicts_of(audit(str(k), **KW), "t-mark-a")

@@ -1926,7 +1926,9 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
     # only what the cone's firings need of the tables: the rows whose facts can reach one of D,
     # but for two kinds of entry of D whose firings here need less than that —
     # - a family rule that alone may report an audited row: it fires wherever that row does
-    #   (on every board of `mine`), whatever the other rows;
+    #   (on every board of `mine`), whatever the other rows; so does what it needs there,
+    #   followed by value (_necessary: 財's 見 is placed by 神煞見於諸處 alone, from a 煞 fact
+    #   only 日干神煞起例 concludes);
     # - an entry not a judgment, of a network with no negation (taking table rows away can only
     #   take firings away): only whether it fires on one of these boards is read (`met`), and a
     #   firing without the other rows is one with them

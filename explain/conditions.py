@@ -407,7 +407,8 @@ class _Way:
         origin = {v: {v} for v in places}           # what a name was made from (never from itself)
         plate = [a for a in w.atoms if a.fact == "盤"]
         by_general, by_gen = False, self.by_gen
-        for _ in range(8):
+        self.related = {}                           # variable -> (the named one, the item): 克日干者
+        for _ in range(12):
             grew = False
             for a in plate:
                 key = dict(a.key)
@@ -463,9 +464,51 @@ class _Way:
                         origin[dst] = {dst} | origin.get(src, set())
                         grew = True
             if not grew:
-                if by_general:
+                if not by_general:
+                    by_general = True
+                elif not self._relate(places, origin):
                     break
-                by_general = True
+
+    def _relate(self, places, origin):
+        """A value no place names and no table gives one of, tied to a named one by a relation the rule
+        writes (a macro 生 克 刑 …, or a worded table): named by it, 「克日干者」 「日干所生」 「與初傳同類者」;
+        the relation is then said by the name.  True where a name was made."""
+        alias = self.w.alias
+        for item in self.rule_items:
+            k = next(iter(item))
+            if "macro" not in item and not (k in self.m.static_types and self._has_words(k)):
+                continue
+            used = [x for x in dict.fromkeys(_vars(item)) if x in alias]
+            roots = list(dict.fromkeys(alias[x] for x in used))
+            open_ = [r for r in roots if not self._one(r)]
+            if len(open_) != 2:
+                continue
+            named = [r for r in open_ if r in places and ONE_OF not in places[r][0]]
+            bare = [r for r in open_ if r not in places and r not in self.outer and r not in self.outer_said
+                    and r not in self.rowvals and not r.startswith("~c")]
+            if len(named) != 1 or len(bare) != 1:
+                continue
+            src, u = named[0], bare[0]
+            stem = places[src][0] == "日干" and any(a.fields.get("干") == src for a in self.w.atoms)
+            if not self._in_way(item) or not stem and any(w2[0] == places[src][0] for v2, w2 in places.items()
+                                                          if v2 != src):
+                continue                    # another way's relation; a name the page tells apart later (日干寄宮)
+            if sum(1 for it in self.rule_items if it is not item and self._in_way(it)
+                   and {src, u} <= {alias.get(x) for x in _vars(it)}) or any(
+                    a.fact == "遁" and u in a.fields.values() for a in self.w.atoms):
+                continue                    # tied to it twice (克日干 and 日干克), or the stem a branch hides
+            words = _item_words(item, {x: (places[src][0] if alias[x] == src else "\x03") for x in used}, self.kb)
+            if "某" in words or words.count("\x03") != 1:
+                continue
+            name = _related_word(words, places[src][0])
+            if name is None:
+                continue
+            places[u] = [name]
+            self.derived[u] = (src, None, "rel")
+            self.related[u] = (src, id(item))
+            origin[u] = {u} | origin.get(src, set())
+            return True
+        return False
 
     def _worded(self, a, b):
         """Does the rule say a tie between a and b with a macro or a worded table of its own?"""
@@ -593,8 +636,8 @@ class _Way:
         # narrowed values at a named place
         outs = ({v for _, v in self.own_outs} if placed else set()) | self.own_said
         for v, words in self.places.items():
-            if v in judged_vars or v in self.kept_tied or v in outs:
-                continue
+            if v in judged_vars or v in self.kept_tied or v in outs or v in self.related:
+                continue                            # (克日干者: what the relation allows, said by the name)
             d, full = w.dom.get(v), self._full(v)
             if d is not None and v in self.derived and isinstance(self.derived[v][2], tuple) and d == self._effective(v):
                 d = full                            # what its name gives of itself: not said again
@@ -635,6 +678,8 @@ class _Way:
     def _pronoun(self, line):
         """A name made from another already said in the line says 其 for it: 「貴人 乘 日干之合所寄 臨 其所臨」."""
         for v, (src, _, _) in self.derived.items():
+            if v in self.related:
+                continue                            # 日干所克之一 … 日干所克之另一: no 其
             n, p = self.names.get(v), self.names.get(src)
             if not n or not p or not n.startswith(p) or n == p:
                 continue
@@ -662,6 +707,8 @@ class _Way:
             return all(v in self.places for f, v in a.fields.items() if f != "位") or not a.fields
         if a.fact == "盤" and id(a) in self.by_gen:         # 青龍所乘: the general is in the name
             return all(v in self.places or self._one(v) for f, v in a.fields.items())
+        if a.fact == "盤" and set(a.fields.values()) & set(self.related):
+            return False                                    # 克日干之墓者 臨 本命: a tie of two names
         if a.fact == "盤":
             sky = dict(a.key).get("天") or a.fields.get("天")
             named = (_is_var(sky) and sky in self.places) or (not _is_var(sky) and sky is not None)
@@ -772,11 +819,13 @@ class _Way:
         used_links = {self.derived[v][1] for v in self.derived if self.derived[v][1] is not None}
         by_link = {t for i, (t, _) in enumerate(self.w.links) if i in used_links}
         derived_here = {v for v in vs if v in self.derived and self.derived[v][1] is not None
-                        and self.w.links[self.derived[v][1]][0] in tables}
+                        and self.w.links[self.derived[v][1]][0] in tables or v in self.related}
         for item in self.rule_items:
             k = next(iter(item))
             if k not in ("test", "macro", "all") and not (k in self.m.static_types and self._has_words(k)):
                 continue
+            if ("macro" in item or k in self.m.static_types) and not self._in_way(item):
+                continue                            # another way's relation (日干所生 or 克日干者)
             used = set(_vars(item))
             roots = {alias[x] for x in used if x in alias}
             if not roots & set(vs):
@@ -809,8 +858,43 @@ class _Way:
         self.kept_tied |= {vs[i] for i in free}
         return out + [VIA.format(a="、".join(self.name(vs[i]) for i in free), t="、".join(dict.fromkeys(names)))]
 
+    def _in_way(self, item):
+        """Is this item of the rule (a macro's or a table's patterns) part of this way: its patterns among
+        the way's links, a macro's own inner variables each one variable there?"""
+        alias = self.w.alias
+        pats = item.get("all") if "macro" in item else [item]
+        if not isinstance(pats, list) or not all(isinstance(p, dict) and len(p) == 1 and
+                                                 isinstance(next(iter(p.values())), dict) for p in pats):
+            return False
+        pats = [next(iter(p.items())) for p in pats]
+
+        def fits(i, inner):
+            if i == len(pats):
+                return True
+            t, fs = pats[i]
+            for t2, lfs in self.w.links:
+                if t2 != t or set(lfs) != set(fs):
+                    continue
+                got, ok = dict(inner), True
+                for f, x in fs.items():
+                    y = lfs[f]
+                    if _is_var(x) and x in alias:
+                        ok = y == alias[x]
+                    elif _is_var(x):                    # the macro's own (~m): one variable throughout
+                        ok = got.setdefault(x, y) == y
+                    else:
+                        ok = y == x or self._one(y) == str(x)
+                    if not ok:
+                        break
+                if ok and fits(i + 1, got):
+                    return True
+            return False
+        return fits(0, {})
+
     def _says_derivation(self, item, k, roots):
-        """Does this item only say how a derived name is reached (日干 合 日干之合)?"""
+        """Does this item only say how a derived name is reached (日干 合 日干之合, 克日干者)?"""
+        if any(self.related.get(r, (None, None))[1] == id(item) for r in roots):
+            return True
         if len(roots) != 2:
             return False
         a, b = sorted(roots)
@@ -1207,6 +1291,26 @@ def _cell_ne(cell, x):
         inner = x.get("not")
         return cell in (inner if isinstance(inner, list) else [inner])
     return cell != x
+
+
+RELATED_VERBS = "生克刑沖破害"
+
+
+def _related_word(words, src):
+    """The name of a value by the relation that ties it to a named one (words: the relation in words, the
+    value marked \\x03): 「\\x03 克 日干」 → 克日干者, 「日干 生 \\x03」 → 日干所生, 「\\x03 與 初傳 同類」 →
+    與初傳同類者; else None."""
+    e = re.escape(src)
+    got = re.fullmatch("\x03 ?([" + RELATED_VERBS + "]) ?" + e, words)
+    if got:
+        return f"{got.group(1)}{src}者"
+    got = re.fullmatch(e + " ?([" + RELATED_VERBS + "]) ?\x03", words)
+    if got:
+        return f"{src}所{got.group(1)}"
+    got = re.fullmatch("(?:\x03 與 " + e + "|" + e + " 與 \x03) (同類|三合)", words)
+    if got:
+        return f"與{src}{got.group(1)}者"
+    return None
 
 
 def _derived_word(kb, t, fs, s, g, src):

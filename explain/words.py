@@ -30,8 +30,14 @@ def display_name(entry, lang="zh"):
 
 
 # a condition's own words in Japanese (the classical terms inside it stay as the books write them)
+_JA_VERB = {"生": "生ずる", "克": "克する", "刑": "刑する", "沖": "沖する", "破": "破る", "害": "害する"}
 _COND_JA = [
     # names made from other names (explain/conditions.py): 日干之合所寄, 玄武所乘, 一支 … 另一支
+    # 克日干者 日干を克する者, 日干所克 日干の克する者, 與日干同類者 日干と同類の者 (a value named by its relation)
+    (r"(?<![^\s（；｜、])([生克刑沖破害])([^\s（）；｜、者]+)者", lambda m: f"{m.group(2)}を{_JA_VERB[m.group(1)]}者"),
+    (r"所合之局", "の合する局"), (r"(?<![^\s（；｜、])([^\s（）；｜、]+?)所([生克刑沖破害])(?![^「」]*」)",
+     lambda m: f"{m.group(1)}の{_JA_VERB[m.group(2)]}者"),
+    (r"與([^\s（）；｜、]+)同類者", r"\1と同類の者"), (r"與([^\s（）；｜、]+)三合者", r"\1と三合する者"),
     (r"所屬之(?![^「」]*」)", "の五行の"), (r"所屬(?![^「」]*」)", "の五行"), (r"所寄(?![^「」]*」)", "の寄宮"), (r"所乘(?!之將)(?![^「」]*」)", "の乗る支"),
     (r"其所臨", "その臨む所"), (r"其所乘之將", "それに乗る天将"), (r"其", "その"),
     (r"之另一", "のうちもう一つ"), (r"之又一", "のうちさらに一つ"), (r"之一(?!條)", "のうち一つ"),

@@ -1,0 +1,87 @@
+"""Issue 28 §3: the rule-page lines that said 「某」 name the value by how it is reached.
+
+* A value no place names, tied to a named one by a relation the rule writes (生 克 刑 … or a worded
+  table): named by it, 「克日干者」 「日干所克」 「與日干同類者」 (ja 「日干を克する者」 「日干の克する者」),
+  and the relation is said by the name.  A value read at a choice of places, a value the rule ties to the
+  same named value twice (克日干 and 日干克), and the stem a branch hides (遁) are not named so.
+* A relation of another way (a `生` of one branch of an `any:` beside a `克` of another) is never said
+  as a line of this way: a page says 「或（生｜克）」, never both as if each were needed.
+
+Each line is also a WHY-NOT line (explain.conditions.judged_ways): the lines of every entry named here
+are the lines its WHY-NOT judges, and some line fails on a board where it does not fire."""
+import pytest
+
+from liuren.app import queries as Q
+from liuren.explain.conditions import conditions_in_words, judged_ways
+from liuren.explain.words import condition_words
+from liuren.knowledge.kbload import load_kb
+from liuren.rules.judging import judge
+
+LINES = {
+    # 入課傳之神 克日干 (卷中 ¶186): named by the relation; its 行 by the name
+    "jzb-ke-gan-wang": ["克日干者 入課傳", "克日干者所屬旺或相（時令）"],
+    "jzb-sheng-gan-shuai": ["生日干者 入課傳", "生日干者所屬休或囚或死（時令）"],
+    # 卷中 星煞 關: 財 is what 日干 overcomes
+    "jz-guan-cai": ["日干所克 入占（課傳）"],
+    "jz-guan-kezhi": ["克日支者 入占（課傳）"],
+    # a branch on the plate tied to a named one: 「X 臨 Y」 said with the relation's name
+    "jzb-mu-nianming-ke": ["日干之墓 入課傳", "克日干之墓者 臨 本命或行年"],
+    # relations of different ways said as ways
+    "dq11-zhuixu-gua": ["日支 即 干上", "日干 克 日支", "或（日支 生 支上｜支上 克 日支）"],
+    "jz-bichu-anwei": ["所問 為 占彼處", "六合或天后或太常或太陰或貴人或青龍 乘 另一支 臨 一支",
+                       "或（另一支 生 一支｜另一支 與 一支 同類）"],
+}
+LINES_JA = {
+    "jzb-ke-gan-wang": ["日干を克する者 が課伝に入る", "日干を克する者の五行旺か相（時令）"],
+    "jz-guan-cai": ["日干の克する者 が占に入る（課伝）"],
+    "jzb-mu-nianming-ke": ["日干の墓 が課伝に入る", "日干の墓を克する者 が 本命か行年 に臨む"],
+    "dq07-shuanglu": ["課体 は 彈射", "日干の克する者のうち一つ は四課上神", "日干の克する者のうちもう一つ は四課上神",
+                      "日干の克する者のうち一つ は 日干の克する者のうちもう一つ より少ない"],
+}
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return load_kb()
+
+
+@pytest.mark.parametrize("key", sorted(LINES))
+def test_the_page_names_the_value_by_its_relation(kb, key):
+    assert conditions_in_words(kb, kb.entries[key])[1] == LINES[key]
+
+
+@pytest.mark.parametrize("key", sorted(LINES_JA))
+def test_and_in_japanese(kb, key):
+    assert [condition_words(x, "ja") for x in conditions_in_words(kb, kb.entries[key])[1]] == LINES_JA[key]
+
+
+def test_a_relation_is_said_by_the_name_not_again(kb):
+    for key in ("jzb-ke-gan-wang", "jz-guan-sheng", "jzb-mu-nianming-ke"):
+        lines = conditions_in_words(kb, kb.entries[key])[1]
+        assert not any("某" in x for x in lines), (key, lines)
+        assert not any(x.startswith(("克日干者 克", "生日干者 生")) or " 克 日干" in x for x in lines), (key, lines)
+
+
+def test_a_choice_of_places_and_a_hidden_stem_keep_their_own_words(kb):
+    # 遁: the stem a branch hides is not named 「克日干者」 (「干上 遁克日干者」 would misread)
+    assert not any("遁克" in x for x in conditions_in_words(kb, kb.entries["dq11-cai-dun-gui"])[1])
+    # 克 and 被克 of one pair: never 「日干 克 克日干者」
+    assert not any("克 克" in x for x in conditions_in_words(kb, kb.entries["dq09-lingfan"])[1])
+
+
+@pytest.mark.parametrize("key", ["jzb-ke-gan-wang", "jzb-mu-nianming-ke", "jz-guan-cai", "dq11-zhuixu-gua"])
+def test_whynot_judges_the_same_lines(kb, key):
+    """Over a few boards: where the entry does not fire, a line of its WHY-NOT fails, and each is a page line."""
+    page = {x for _w, _ww, lines in judged_ways(kb, kb.entries[key]) for x, _ in lines}
+    seen = set()
+    for day, on, month in [("甲子", "辰加寅", "壬辰"), ("甲子", "子加子", "庚寅"), ("丁卯", "亥加丑", "庚寅"),
+                           ("庚午", "子加寅", "甲午"), ("癸酉", "巳加亥", "辛丑"), ("己酉", "子加午", "丁酉")]:
+        r = judge(dict(day=day, on=on, month=month, year="丙午", born=1980, sex="f"))
+        rep = Q.explain(r, key)
+        seen.add(bool(rep["fired"]))
+        if rep["fired"]:
+            continue
+        assert rep["conditions"], (key, day, on)
+        assert all(c["text"] in page for c in rep["conditions"]), (key, rep["conditions"])
+        assert not all(c["held"] for c in rep["conditions"]), (key, day, on, rep["conditions"])
+    assert False in seen

@@ -27,7 +27,8 @@ from liuren.knowledge.conditions import VAR_RE, expand_macros
 KIND_NAMES = {"支": "某支", "天": "某支", "地": "某支", "上": "某支", "下": "某支", "對": "某支", "甲": "某支",
               "乙": "某支", "初": "初傳", "中": "中傳", "末": "末傳", "干": "某干", "將": "某將", "位": "某位",
               "行": "某行", "煞": "某煞", "局": "某", "干支": "某干支", "門": "某門", "體": "某體",
-              "月": "某", "日": "某", "四時": "某時", "五時": "某時", "旬": "某旬", "問": "所問"}
+              "月": "某", "日": "某", "四時": "某時", "五時": "某時", "旬": "某旬", "問": "所問",
+              "規": "已成之條"}
 # facts whose fields, when they hold variables, only name things the board has
 NAMING = {
     "日": {"干": "日干", "支": "日支", "干支": "日干支", "旬": "本旬", "旬首": "旬首", "旬尾": "旬尾", "陰陽": "日之陰陽"},
@@ -162,7 +163,7 @@ class _Way:
                 continue
             f, tpl, _more = SELF_NAMING[a.fact]
             v = a.fields.get(f)
-            vals = {**{g: self._one(x) for g, x in a.fields.items() if g != f}, **dict(a.key)}
+            vals = {**{g: self._one(x) or self._few(x) for g, x in a.fields.items() if g != f}, **dict(a.key)}
             try:
                 word = tpl.format(**vals)
             except (KeyError, IndexError):
@@ -216,8 +217,12 @@ class _Way:
             if v not in self.names:
                 self.names[v] = x
                 self.said.add(v)
-        kinds = {}
+        kinds, self.glued = {}, set()
         for a in w.atoms:
+            tpl = _fact_words(a.fact, self.kb) or ""
+            for f, v in a.fields.items():           # one of a run {一}{二}{三}: never said by its values
+                if re.search(r"\}\{" + f + r"\}|\{" + f + r"\}\{", tpl):
+                    self.glued.add(v)
             for f, v in sorted(a.fields.items()):
                 if v in self.names or v in kinds:
                     continue
@@ -241,8 +246,9 @@ class _Way:
                 i = seen.get(base, 0)
                 seen[base] = i + 1
                 self.names[v] = APART[min(i, len(APART) - 1)].format(base[1:])
-            else:
-                self.names[v] = base
+            else:                               # the only one of its kind, of a few values: said as them (三傳或初傳)
+                self.names[v] = self._few(v) if base.startswith("某") and self._few(v) and v not in self.glued \
+                    else base
 
     def _class_name(self, a, places, taken):
         """(variable, name) for a branch no place names that the atom says is of a class (德合 類 日德):
@@ -574,6 +580,11 @@ class _Way:
         d = self.w.dom.get(v) if v is not None else None
         return str(next(iter(d))) if d is not None and len(d) == 1 else None
 
+    def _few(self, v, most=4):
+        """A value of a few (三傳或三傳干支或干或支, the sides a 局 may be of) said as them, else None."""
+        d = self.w.dom.get(v) if v is not None else None
+        return ONE_OF.join(self._values(d).split(ONE_OF)) if d is not None and 1 < len(d) <= most else None
+
     def _tied(self, v):
         return any(v in vs for vs, _, _ in self.w.rels)
 
@@ -604,6 +615,9 @@ class _Way:
         for i in sorted(ids, key=str):
             e = self.kb.entries.get(i)
             out.append((self.ref(e) if self.ref else f"「{e.name}」") if e is not None else "某")
+        out = list(dict.fromkeys(out))
+        if len(out) > MAX_LISTED:                  # 將空勿實論's 231 課 and 格: the first, and how many
+            return ONE_OF.join(out[:MAX_LISTED]) + MORE.format(n=len(out))
         return ONE_OF.join(out)
 
     # ---------------------------------------------------------------- lines
@@ -663,6 +677,8 @@ class _Way:
         out += rel_lines
         for t, vs in w.open_tests:
             op, x, y = t
+            if self._test_known(t) is not None:
+                continue                            # a row's own cells decide it (丁 末傳, never 「末傳 即 無」)
             out.append((TEST_WORDS.get(op, "{x} {y}").format(x=self._arg(x), y=self._arg(y)), ("test", t)))
         for i, (_text, _free, cond) in enumerate(w.negs):
             said = self._negation(i, cond)
@@ -675,6 +691,29 @@ class _Way:
                 got.setdefault(re.sub(r"(日干|日支|月建|太歲)[日月歲](?=\w)", r"\1", self._pronoun(x)), what)
         return list(got.items())
 
+    def _test_known(self, t):
+        """A test whose sides the entry's own row (or one value) decides: its outcome, else None."""
+        from liuren.rules.compile import TEST_FUNCS
+        op, x, y = t
+
+        def val(z):
+            if isinstance(z, str) and z.startswith("'") and z.endswith("'"):
+                return z[1:-1]
+            if _is_var(z) or str(z).startswith("~c"):
+                return self.rowvals.get(z) or self._one(z)
+            return z
+        vx, vy = val(x), val(y)
+        if vx is None or vy is None or op not in TEST_FUNCS:
+            return None
+        try:
+            return bool(TEST_FUNCS[op](str(vx), str(vy)))
+        except TypeError:
+            return None
+
+    def refuted(self):
+        """Does the entry's own row rule this way out (a test its cells fail: 丁 末傳 against 無)?"""
+        return any(self._test_known(t) is False for t, _ in self.w.open_tests)
+
     def _pronoun(self, line):
         """A name made from another already said in the line says 其 for it: 「貴人 乘 日干之合所寄 臨 其所臨」."""
         for v, (src, _, _) in self.derived.items():
@@ -685,8 +724,8 @@ class _Way:
                 continue
             i = line.find(n)
             j = line.find(p)
-            while j != -1 and line.startswith(n, j):      # p's own occurrence, not inside n
-                j = line.find(p, j + 1)
+            while j != -1 and (line.startswith(n, j) or line[j + len(p):j + len(p) + 1] in ("之", "所")):
+                j = line.find(p, j + 1)                 # p's own occurrence, not inside n (nor 日干之鬼)
             if i > 0 and j != -1 and j < i:
                 rest = n[len(p):].lstrip()
                 line = line[:i] + "其" + (rest[1:] if rest.startswith("之") else rest) + line[i + len(n):]
@@ -733,6 +772,8 @@ class _Way:
             return self.name(v)
         if d is not None and (d != self._full(v) or v.startswith("$_")) and len(d) <= MAX_LISTED:
             return self._values(d)          # 為日德或支德或天德或月德: what the condition allows, named
+        if self.name(v).startswith("某") and self._few(v):
+            return self._few(v)             # 三傳或初傳空: a value of a few, said as them
         return self.name(v)
 
     def _free(self, v):
@@ -762,7 +803,7 @@ class _Way:
             vals.pop(self.self_named[id(a)], None)
             for f, v in a.fields.items():
                 if f in vals and _is_var(v) and self._free(v):
-                    vals[f] = ""
+                    vals[f] = self._few(v) or ""          # 三傳或三傳干支或干或支合局
         if a.fact in self.kb.tables or a.fact in self.m.static_types:
             from liuren.explain.factwords import row_words
             return row_words(self.kb, {"t": a.fact, **vals})
@@ -788,6 +829,11 @@ class _Way:
                     vals[f] = ""
             # a field the pattern leaves open, named by the word after it (合{局}局): that word alone
             tpl = re.sub(r"(?<=[合屬])\{(\w)\}(?=\1)", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
+            # a field the pattern does not read, its unit after it (農曆{月}月): neither said (農曆15日, never 某月)
+            tpl = re.sub(r"\{(\w)\}\1", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
+            for f, v in sorted(a.fields.items()):    # a yes-field the words have no place for: its name (農曆晦)
+                if "{" + f + "}" not in tpl and vals.get(f) == "是":
+                    tpl += f
             try:
                 return re.sub(r"之(\w)\1", r"之\1", _fill(tpl, vals))        # 日干所屬之局 局 → 之局
             except (IndexError, ValueError):
@@ -826,6 +872,11 @@ class _Way:
                 continue
             if ("macro" in item or k in self.m.static_types) and not self._in_way(item):
                 continue                            # another way's relation (日干所生 or 克日干者)
+            if k == "test":
+                (op, args), = item["test"].items()
+                if isinstance(args, list) and len(args) == 2 and all(isinstance(a, str) for a in args) and \
+                        self._test_known((op,) + tuple(alias.get(a, a) for a in args)) is not None:
+                    continue                        # the row's own cells decide it
             used = set(_vars(item))
             roots = {alias[x] for x in used if x in alias}
             if not roots & set(vs):
@@ -1310,6 +1361,9 @@ def _related_word(words, src):
     got = re.fullmatch("(?:\x03 與 " + e + "|" + e + " 與 \x03) (同類|三合)", words)
     if got:
         return f"與{src}{got.group(1)}者"
+    got = re.fullmatch("\x03 為(\\S*" + e + "\\S*之\\S{1,3})", words)
+    if got:                                     # 「\x03 為日干日之鬼」 → 日干之鬼
+        return re.sub(r"(日干|日支|月建|太歲)[日月歲](?=\w)", r"\1", got.group(1))
     return None
 
 
@@ -1540,11 +1594,9 @@ def way_lines(kb, entry, ref=None):
                                            kb.macros, itertools.count())))
     own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else \
         [] if entry.id in m.entries and composed(kb, entry.id) else None
-    out = []
-    for w in ways:
-        ww = _Way(kb, m, w, ref, items, own=own)
-        out.append(ww.lines())
-    return rule, out
+    wws = [_Way(kb, m, w, ref, items, own=own) for w in ways]
+    wws = [ww for ww in wws if not ww.refuted()] or wws
+    return rule, [ww.lines() for ww in wws]
 
 
 def judged_ways(kb, entry):
@@ -1562,11 +1614,9 @@ def judged_ways(kb, entry):
                                            kb.macros, itertools.count())))
     own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else \
         [] if entry.id in m.entries and composed(kb, entry.id) else None
-    out = []
-    for w in ways:
-        ww = _Way(kb, m, w, None, items, own=own)
-        out.append((w, ww, ww.judged_lines()))
-    return out
+    wws = [_Way(kb, m, w, None, items, own=own) for w in ways]
+    wws = [ww for ww in wws if not ww.refuted()] or wws
+    return [(ww.w, ww, ww.judged_lines()) for ww in wws]
 
 
 def conditions_in_words(kb, entry, links=False):

@@ -30,8 +30,25 @@ LINES = {
     "dq11-zhuixu-gua": ["日支 即 干上", "日干 克 日支", "或（日支 生 支上｜支上 克 日支）"],
     "jz-bichu-anwei": ["所問 為 占彼處", "六合或天后或太常或太陰或貴人或青龍 乘 另一支 臨 一支",
                        "或（另一支 生 一支｜另一支 與 一支 同類）"],
+    # a row's own cells decide a test (丁 末傳, never 「末傳 即 無」): the way they rule out is not said
+    "j2b-qicai-lian-shun": ["初傳所屬 即 日干所屬所克", "中傳所屬 即 初傳所屬所克", "末傳所屬 即 中傳所屬所克"],
+    # a table's words that name the value (「{鬼} 為{干}日之鬼」): the value named by them
+    "dq10-guihu": ["日干之鬼 臨 日干之墓"],
+    "dq10-guimu": ["或（日干 為 壬；初傳 為 辰｜初傳 為日干之鬼；初傳 為日支之墓）"],
+    "dq10-huanwei-xin": ["干上或支上 為日干之新（加日辰）"],
+    # a value of a few, the only one of its kind: said as them; a long list of rules: the first, and how many
+    "zongze-kong": ["已成 「藏金」或「操會」或「呈斗」或「出漸」或「出奇」或「從革」或「從吉」或「待慶」等 217 者之一",
+                    "三傳或初傳空", "已成之條、三傳或初傳 合於「將空勿實論」"],
+    "dq01-posui-sha": ["丑或巳或酉 入占（課傳）", "丑或巳或酉、日支 合於「破碎（日支）」"],
+    "j2b-yongshen-ju-rule": ["三傳或三傳干支或干或支合局"],
+    # a field the pattern does not read is not said (農曆15日, never 農曆某月15日); a yes-field by its name
+    "j2a-sanguang-buren": ["已成 「四季平」", "或（農曆1或15或22或23或7或8日｜農曆晦｜無（農曆））"],
 }
 LINES_JA = {
+    "dq10-guihu": ["日干の鬼 が 日干の墓 に臨む"],
+    "zongze-kong": ["成立済み：「藏金」か「操會」か「呈斗」か「出漸」か「出奇」か「從革」か「從吉」か「待慶」など 217 のいずれか",
+                    "三伝か初伝空", "成立済みの条、三伝か初伝 は「将空勿實論」に合う"],
+    "j2a-sanguang-buren": ["成立済み：「四季平」", "いずれか（旧暦1か15か22か23か7か8日｜旧暦晦｜ない（旧暦））"],
     "jzb-ke-gan-wang": ["日干を克する者 が課伝に入る", "日干を克する者の五行旺か相（時令）"],
     "jz-guan-cai": ["日干の克する者 が占に入る（課伝）"],
     "jzb-mu-nianming-ke": ["日干の墓 が課伝に入る", "日干の墓を克する者 が 本命か行年 に臨む"],

@@ -472,8 +472,20 @@ class _Way:
             if not grew:
                 if not by_general:
                     by_general = True
-                elif not self._relate(places, origin):
+                elif not self._dun(places, origin) and not self._relate(places, origin):
                     break
+
+    def _dun(self, places, origin):
+        """The stem a named branch hides in the 旬, where nothing else names it: 干上所遁."""
+        for a in self.w.atoms:
+            sky, stem = a.fields.get("支"), a.fields.get("干")
+            if a.fact == "遁" and sky in places and _is_var(stem) and stem not in places and not self._one(stem) \
+                    and stem not in self.outer_said and stem not in self.outer and stem not in self.rowvals:
+                places[stem] = [f"{places[sky][0]}所遁"]
+                self.derived[stem] = (sky, None, "所遁")
+                origin[stem] = {stem} | origin.get(sky, set())
+                return True
+        return False
 
     def _relate(self, places, origin):
         """A value no place names and no table gives one of, tied to a named one by a relation the rule
@@ -489,7 +501,7 @@ class _Way:
             open_ = [r for r in roots if not self._one(r)]
             if len(open_) != 2:
                 continue
-            named = [r for r in open_ if r in places and ONE_OF not in places[r][0]]
+            named = [r for r in open_ if r in places]
             bare = [r for r in open_ if r not in places and r not in self.outer and r not in self.outer_said
                     and r not in self.rowvals and not r.startswith("~c")]
             if len(named) != 1 or len(bare) != 1:
@@ -746,6 +758,8 @@ class _Way:
             return all(v in self.places for f, v in a.fields.items() if f != "位") or not a.fields
         if a.fact == "盤" and id(a) in self.by_gen:         # 青龍所乘: the general is in the name
             return all(v in self.places or self._one(v) for f, v in a.fields.items())
+        if a.fact == "遁" and a.fields.get("干") in self.derived and self.derived[a.fields["干"]][2] == "所遁":
+            return True                                     # 干上所遁: the name says it
         if a.fact == "盤" and set(a.fields.values()) & set(self.related):
             return False                                    # 克日干之墓者 臨 本命: a tie of two names
         if a.fact == "盤":
@@ -810,6 +824,8 @@ class _Way:
         tpl = _fact_words(a.fact, self.kb)
         if tpl and a.fact == "盤" and ("將" not in vals or "地" not in vals):   # what the plate is read for
             tpl = "{天} 臨 {地}" if "將" not in vals else "{將} 乘 {天}"
+        elif tpl and a.fact == "盤" and "天" not in vals:         # a general over a place: 貴人 臨 巳或午…
+            tpl = "{將} 臨 {地}"
         if a.fact == "課":
             return self._lesson(vals)
         tpl0 = _fact_words(a.fact, self.kb) or ""
@@ -829,6 +845,10 @@ class _Way:
                     vals[f] = ""
             # a field the pattern leaves open, named by the word after it (合{局}局): that word alone
             tpl = re.sub(r"(?<=[合屬])\{(\w)\}(?=\1)", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
+            # a field the pattern does not read at all: not said (「初傳 逢空」, never 「初傳 某 逢空」)
+            if a.fact != "盤":
+                tpl = re.sub(r"\{(\w+)\} (?=\S)", lambda mm: "" if mm.group(1) not in vals and mm.group(1) not in a.fields
+                             and mm.group(1) not in dict(a.key) else mm.group(0), tpl)
             # a field the pattern does not read, its unit after it (農曆{月}月): neither said (農曆15日, never 某月)
             tpl = re.sub(r"\{(\w)\}\1", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
             for f, v in sorted(a.fields.items()):    # a yes-field the words have no place for: its name (農曆晦)

@@ -82,7 +82,7 @@ CLASS_JA = {
 }
 # the lines with 「某」 over the KB (1,187 before the 神煞 rows were read through their 源; 601 before a
 # branch of a class the day makes was named by it, 531 before 三傳所合之局 and 日干所屬, 462 before 螣蛇所乘): only down
-MOU_BOUND = 307
+MOU_BOUND = 250
 
 
 @pytest.fixture(scope="module")

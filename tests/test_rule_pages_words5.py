@@ -43,8 +43,24 @@ LINES = {
     "j2b-yongshen-ju-rule": ["三傳或三傳干支或干或支合局"],
     # a field the pattern does not read is not said (農曆15日, never 農曆某月15日); a yes-field by its name
     "j2a-sanguang-buren": ["已成 「四季平」", "或（農曆1或15或22或23或7或8日｜農曆晦｜無（農曆））"],
+    # the stem a named branch hides in the 旬: 「干上所遁」 (ja 干上の遁干), the 遁 then said by the name
+    "dq12-mingan-ergui": ["干上 克 日干", "支上所遁 克 日干"],
+    "dq11-fa042": ["初傳所遁 在 甲或戊或庚 之中", "中傳所遁 在 甲或戊或庚 之中", "末傳所遁 在 甲或戊或庚 之中",
+                   "初傳所遁 在 乙或丙或丁 之中", "中傳所遁 在 乙或丙或丁 之中", "末傳所遁 在 乙或丙或丁 之中",
+                   "初傳所遁 與 中傳所遁 不同", "中傳所遁 與 末傳所遁 不同", "初傳所遁 與 末傳所遁 不同"],
+    # a value named by another table first keeps that name (太歲之干, never 太歲所遁)
+    "jz-taisui": None,
+    # a field the pattern never reads is not said: 「初傳 逢空」, 「用神 為舊」, 「貴人 臨 辰或戌」
+    "dq12-fa082": ["中傳 逢空", "末傳 逢空"],
+    "jzb-xinjiu-wangxiang": ["用神 為半新或新或舊（依旺衰）"],
+    "dq07-guiren-zuoyu": ["已成 「三陽課」", "貴人 臨 辰或戌"],
+    # a relation to a choice of places names the value too
+    "jzb-xing-sui-yue": ["刑太歲或月建者 入課傳"],
 }
 LINES_JA = {
+    "dq12-mingan-ergui": ["干上 克 日干", "支上の遁干 克 日干"],
+    "dq07-guiren-zuoyu": ["成立済み：「三陽課」", "貴人 が 辰か戌 に臨む"],
+    "jzb-xing-sui-yue": ["太歲か月建を刑する者 が課伝に入る"],
     "dq10-guihu": ["日干の鬼 が 日干の墓 に臨む"],
     "zongze-kong": ["成立済み：「藏金」か「操會」か「呈斗」か「出漸」か「出奇」か「從革」か「從吉」か「待慶」など 217 のいずれか",
                     "三伝か初伝空", "成立済みの条、三伝か初伝 は「将空勿實論」に合う"],
@@ -64,7 +80,11 @@ def kb():
 
 @pytest.mark.parametrize("key", sorted(LINES))
 def test_the_page_names_the_value_by_its_relation(kb, key):
-    assert conditions_in_words(kb, kb.entries[key])[1] == LINES[key]
+    lines = conditions_in_words(kb, kb.entries[key])[1]
+    if LINES[key] is None:
+        assert "太歲 遁太歲之干" in lines and not any("所遁" in x for x in lines), lines
+        return
+    assert lines == LINES[key]
 
 
 @pytest.mark.parametrize("key", sorted(LINES_JA))

@@ -124,6 +124,7 @@ class _Way:
 
     def _name(self):
         w = self.w
+        self.rowmulti = {}                          # a row's cell of a few values (臨官帝旺's 階)
         self.rowvals = self._row_values()
         places = {v: [n] for v, n in self.outer.items() if v not in self.outer_said}   # variable -> its places
         for v in self.outer_said:
@@ -284,6 +285,8 @@ class _Way:
                 vals = {str(c.get(f)) for c in row.data}
                 if len(vals) == 1 and None not in {c.get(f) for c in row.data}:
                     out.setdefault(v, vals.pop())
+                elif 1 < len(vals) <= 4 and None not in {c.get(f) for c in row.data}:
+                    self.rowmulti.setdefault(v, sorted(vals, key=lambda x: [str(c.get(f)) for c in row.data].index(x)))
         return out
 
     def _own_names(self, places):
@@ -413,6 +416,7 @@ class _Way:
         origin = {v: {v} for v in places}           # what a name was made from (never from itself)
         plate = [a for a in w.atoms if a.fact == "盤"]
         by_general, by_gen = False, self.by_gen
+        self.gen_few = set()
         self.related = {}                           # variable -> (the named one, the item): 克日干者
         for _ in range(12):
             grew = False
@@ -423,8 +427,9 @@ class _Way:
                 if sky_name is None:
                     gen = a.fields.get("將")
                     d = w.dom.get(gen) if gen is not None else None
-                    if by_general and sky is not None and d is not None and len(d) == 1 and gen not in places:
-                        places[sky] = [f"{next(iter(d))}所乘"]          # 玄武所乘: a general rides one branch
+                    if by_general and sky is not None and d is not None and len(d) <= 2 and gen not in places:
+                        places[sky] = [f"{self._values(d)}所乘"]        # 玄武所乘: a general rides one branch
+                        self.gen_few.add(gen)                           # (白虎或螣蛇所乘: one of two)
                         origin[sky] = {sky}
                         by_gen.add(id(a))
                         grew = True
@@ -524,6 +529,38 @@ class _Way:
             places[u] = [name]
             self.derived[u] = (src, None, "rel")
             self.related[u] = (src, id(item))
+            origin[u] = {u} | origin.get(src, set())
+            return True
+        return self._of_table(places, origin)
+
+    def _of_table(self, places, origin):
+        """A value no place names, one of several a table gives a named one: named by the row's cell of the
+        table's literal column (日干之臨官或帝旺), else by the table (日干之長生十二神)."""
+        board = {v for a in self.w.atoms for v in a.fields.values()}
+        for i, (t, fs) in enumerate(self.w.links):
+            if t not in self.m.static_types:
+                continue
+            opens = [(f, v) for f, v in fs.items() if f != "id" and _is_var(v) and not self._one(v)
+                     and v not in self.rowvals]
+            named = [(f, v) for f, v in opens if v in places and ONE_OF not in places[v][0]]
+            bare = [(f, v) for f, v in opens if v not in places and v in board and v not in self.outer
+                    and v not in self.outer_said]
+            rest = [(f, v) for f, v in opens if (f, v) not in named and (f, v) not in bare]
+            if len(named) != 1 or len(bare) != 1 or any(v in board for _, v in rest):
+                continue
+            (s, src), (g, u) = named[0], bare[0]
+            if self._functional(t, fs, s, g):
+                continue
+            cells = [self.rowmulti[v] for f, v in rest if f in LITERAL_COLUMNS and v in self.rowmulti]
+            if cells:
+                name = f"{places[src][0]}之{ONE_OF.join(cells[0])}"
+            elif all(f in LITERAL_COLUMNS for f, _ in rest) and rest and not re.search(r"[（(、]", self._table_name(t)):
+                name = f"{places[src][0]}之{self._table_name(t)}"          # the book's own word for them
+            else:
+                continue
+            places[u] = [name]
+            self.derived[u] = (src, None, "rel")
+            self.related[u] = (src, ("link", t))
             origin[u] = {u} | origin.get(src, set())
             return True
         return False
@@ -746,6 +783,14 @@ class _Way:
     def _arg(self, x):
         if isinstance(x, str) and x.startswith("'") and x.endswith("'"):
             return x[1:-1]
+        if isinstance(x, str) and x.startswith("[") and x.endswith("]"):       # a list the test reads: 寅或戌或辰
+            import ast
+            try:
+                return ONE_OF.join(map(str, ast.literal_eval(x)))
+            except (ValueError, SyntaxError):
+                pass
+        if isinstance(x, (list, tuple)):
+            return ONE_OF.join(map(str, x))
         return self.name(x) if _is_var(x) else str(x)
 
     def _names_only(self, a):
@@ -757,7 +802,7 @@ class _Way:
         if a.fact in ("位", "位氣") or a.fact in NAMING:
             return all(v in self.places for f, v in a.fields.items() if f != "位") or not a.fields
         if a.fact == "盤" and id(a) in self.by_gen:         # 青龍所乘: the general is in the name
-            return all(v in self.places or self._one(v) for f, v in a.fields.items())
+            return all(v in self.places or self._one(v) or v in self.gen_few for f, v in a.fields.items())
         if a.fact == "遁" and a.fields.get("干") in self.derived and self.derived[a.fields["干"]][2] == "所遁":
             return True                                     # 干上所遁: the name says it
         if a.fact == "盤" and set(a.fields.values()) & set(self.related):
@@ -964,7 +1009,7 @@ class _Way:
 
     def _says_derivation(self, item, k, roots):
         """Does this item only say how a derived name is reached (日干 合 日干之合, 克日干者)?"""
-        if any(self.related.get(r, (None, None))[1] == id(item) for r in roots):
+        if any(self.related.get(r, (None, None))[1] in (id(item), ("link", k)) for r in roots):
             return True
         if len(roots) != 2:
             return False
@@ -994,7 +1039,7 @@ class _Way:
             return self._cond(cond)
         outer = outer or {v: self.names[v] for v in self.names if not v.startswith("~c")}
         values = {v: outer[v] for v in self.said if v in outer and not v.startswith("~c")}
-        ways = [nw for nw in ways if not self._vacuous(nw, values)]
+        ways = [nw for nw in ways if not self._vacuous(nw, {**values, **self.rowmulti})]
         if not ways:
             return None                 # it reads a value its field never has (所問 無): nothing to negate
         items = list(_flat_items(cond if isinstance(cond, list) else [cond]))
@@ -1014,7 +1059,8 @@ class _Way:
         for a in nw.atoms:
             for f, v in a.fields.items():
                 fd = self.m.fdom.get((a.fact, f))
-                if v in values and fd is not None and values[v] not in {str(x) for x in fd}:
+                if v in values and fd is not None and not isinstance(values[v], list) and \
+                        values[v] not in {str(x) for x in fd}:
                     return True
         for t, fs in nw.links:
             lits = {f: values[v] for f, v in fs.items() if v in values}

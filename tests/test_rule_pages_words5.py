@@ -56,8 +56,22 @@ LINES = {
     "dq07-guiren-zuoyu": ["已成 「三陽課」", "貴人 臨 辰或戌"],
     # a relation to a choice of places names the value too
     "jzb-xing-sui-yue": ["刑太歲或月建者 入課傳"],
+    # a value one of several a table gives a named one: by the row's cell (臨官帝旺), else by the table's
+    # own word for them (長生十二神, 神煞); a negation its row rules out is not said (臨官 is no 官鬼 長生)
+    "jzb-cs-bijian": ["日干之臨官或帝旺 入課傳"],
+    "jzb-cs-changsheng": ["日干之長生 入課傳", "無（日干之長生為官鬼或脫氣）"],
+    "jzb-stage-read-question": ["所問 為 占官或占災患", "日干之長生十二神 入課傳"],
+    "dq01-place-rigan": ["日干之卷一神煞 入占（課傳）"],
+    "jz-place-rizhi": ["日支之星煞 入占（課傳）"],
+    # a branch one of two generals rides
+    "yh-mouhai-shehu": ["所問 為 占人謀害己",
+                        "或（干上 所乘之將 為 白虎或螣蛇｜干上 為 辰或戌｜本命或行年上見白虎或螣蛇所乘｜本命或行年上見辰或戌）"],
+    # a list a test reads, in words (never a Python list)
+    "yh-gujiu-xin": ["所問 為 占沽酒", "某 在 寅或戌或辰 之中"],
 }
 LINES_JA = {
+    "jzb-cs-bijian": ["日干の臨官か帝旺 が課伝に入る"],
+    "yh-gujiu-xin": ["所問 は 占沽酒", "何か は 寅か戌か辰 のうち"],
     "dq12-mingan-ergui": ["干上 克 日干", "支上の遁干 克 日干"],
     "dq07-guiren-zuoyu": ["成立済み：「三陽課」", "貴人 が 辰か戌 に臨む"],
     "jzb-xing-sui-yue": ["太歲か月建を刑する者 が課伝に入る"],

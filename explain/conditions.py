@@ -219,11 +219,12 @@ class _Way:
                 self.names[v] = x
                 self.said.add(v)
         kinds, self.glued = {}, set()
-        for a in w.atoms:
-            tpl = _fact_words(a.fact, self.kb) or ""
-            for f, v in a.fields.items():           # one of a run {一}{二}{三}: never said by its values
-                if re.search(r"\}\{" + f + r"\}|\{" + f + r"\}\{", tpl):
+        for fact, fields in [(a.fact, a.fields) for a in w.atoms] + list(w.links):
+            tpl = _fact_words(fact, self.kb) or ""
+            for f, v in fields.items():             # one of a run {一}{二}{三}: never said by its values
+                if _is_var(v) and "}{" in tpl:    # (and the others of its words: 某某某三課，餘某課)
                     self.glued.add(v)
+        for a in w.atoms:
             for f, v in sorted(a.fields.items()):
                 if v in self.names or v in kinds:
                     continue
@@ -769,8 +770,8 @@ class _Way:
             if v in self.related:
                 continue                            # 日干所克之一 … 日干所克之另一: no 其
             n, p = self.names.get(v), self.names.get(src)
-            if not n or not p or not n.startswith(p) or n == p:
-                continue
+            if not n or not p or not n.startswith(p) or n == p or ONE_OF in p:
+                continue                            # (never 「其或行年上神」 for a choice of places)
             i = line.find(n)
             j = line.find(p)
             while j != -1 and (line.startswith(n, j) or line[j + len(p):j + len(p) + 1] in ("之", "所")):
@@ -894,6 +895,12 @@ class _Way:
             if a.fact != "盤":
                 tpl = re.sub(r"\{(\w+)\} (?=\S)", lambda mm: "" if mm.group(1) not in vals and mm.group(1) not in a.fields
                              and mm.group(1) not in dict(a.key) else mm.group(0), tpl)
+            for f, v in a.fields.items():           # a field read for nothing (any value): not said (旬奇 入傳)
+                d = self.w.dom.get(v)
+                if str(vals.get(f, "")).startswith("某") and self._free(v) and (d is None or d == self._full(v)):
+                    tpl = "{將} 臨 {地}" if a.fact == "盤" and f == "天" and "{地}" in tpl and "{將}" in tpl \
+                        and "將" in vals else \
+                        re.sub(r" \{" + f + r"\}(?= )", "", tpl) if a.fact != "盤" else tpl
             # a field the pattern does not read, its unit after it (農曆{月}月): neither said (農曆15日, never 某月)
             tpl = re.sub(r"\{(\w)\}\1", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
             for f, v in sorted(a.fields.items()):    # a yes-field the words have no place for: its name (農曆晦)
@@ -1075,8 +1082,25 @@ class _Way:
 
     def _cond(self, cond):
         alias = self.w.alias
+        cond = self._macro_of(cond) or cond         # 無（第七支 克 第八支）, never the tables the macro reads
         names = {x: self.name(alias[x.rsplit("~e", 1)[0]]) for x in set(_vars(cond)) if x.rsplit("~e", 1)[0] in alias}
         return _item_words(cond, names, self.kb)
+
+    def _macro_of(self, cond):
+        """The rule's own macro use a negated condition was expanded from (its patterns the same, variables
+        aside), else None."""
+        import json
+        if not isinstance(cond, dict) or "macro" in cond:
+            return None
+
+        def norm(c):
+            return json.dumps(_ren(c, lambda x: re.sub(r"~[em]\d+", "", x)), sort_keys=True, ensure_ascii=False)
+        want = norm(cond)
+        for item in self.rule_items:
+            y = item.get("not") if isinstance(item, dict) else None
+            if isinstance(y, dict) and "macro" in y and norm({k: v for k, v in y.items() if k != "macro"}) == want:
+                return y
+        return None
 
 
 def _keys(kb, t):

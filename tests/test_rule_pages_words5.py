@@ -68,8 +68,14 @@ LINES = {
                         "或（干上 所乘之將 為 白虎或螣蛇｜干上 為 辰或戌｜本命或行年上見白虎或螣蛇所乘｜本命或行年上見辰或戌）"],
     # a list a test reads, in words (never a Python list)
     "yh-gujiu-xin": ["所問 為 占沽酒", "某 在 寅或戌或辰 之中"],
+    # a negated macro said by its own words, never the tables it reads (無（第七支 屬某；某 克 某；第八支 屬某）)
+    "dq11-qieyun": ["月建 即 日干所屬之胎之月建", "日干所屬之胎 入課傳", "無（日干 克 其所屬之胎）"],
+    # a field read for nothing: 「旬奇 入傳」; a general over a place, its branch free: 「… 臨 太歲」
+    "dq07-sanqi": ["旬奇 入傳"],
+    "yh-yeshou-ejiang": ["所問 為 占野獸入城", "勾陳或天后或天空或朱雀或玄武或白虎或螣蛇 臨 太歲"],
 }
 LINES_JA = {
+    "dq11-qieyun": ["月建 は 日干の五行の胎の月建 に同じ", "日干の五行の胎 が課伝に入る", "ない（日干 克 その五行の胎）"],
     "jzb-cs-bijian": ["日干の臨官か帝旺 が課伝に入る"],
     "yh-gujiu-xin": ["所問 は 占沽酒", "何か は 寅か戌か辰 のうち"],
     "dq12-mingan-ergui": ["干上 克 日干", "支上の遁干 克 日干"],
@@ -111,6 +117,11 @@ def test_a_relation_is_said_by_the_name_not_again(kb):
         lines = conditions_in_words(kb, kb.entries[key])[1]
         assert not any("某" in x for x in lines), (key, lines)
         assert not any(x.startswith(("克日干者 克", "生日干者 生")) or " 克 日干" in x for x in lines), (key, lines)
+
+
+def test_a_negated_relation_is_said_by_the_rules_own_words(kb):
+    lines = conditions_in_words(kb, kb.entries["dq09-you-duer"])[1]
+    assert "無（第七支 克 第八支）" in lines and not any("屬某" in x for x in lines), lines
 
 
 def test_a_choice_of_places_and_a_hidden_stem_keep_their_own_words(kb):

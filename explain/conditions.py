@@ -27,7 +27,8 @@ from liuren.knowledge.conditions import VAR_RE, expand_macros
 KIND_NAMES = {"支": "某支", "天": "某支", "地": "某支", "上": "某支", "下": "某支", "對": "某支", "甲": "某支",
               "乙": "某支", "初": "初傳", "中": "中傳", "末": "末傳", "干": "某干", "將": "某將", "位": "某位",
               "行": "某行", "煞": "某煞", "局": "某", "干支": "某干支", "門": "某門", "體": "某體",
-              "月": "某", "日": "某", "四時": "某時", "五時": "某時", "旬": "某旬", "問": "所問"}
+              "月": "某", "日": "某", "四時": "某時", "五時": "某時", "旬": "某旬", "問": "所問",
+              "規": "已成之條"}
 # facts whose fields, when they hold variables, only name things the board has
 NAMING = {
     "日": {"干": "日干", "支": "日支", "干支": "日干支", "旬": "本旬", "旬首": "旬首", "旬尾": "旬尾", "陰陽": "日之陰陽"},
@@ -123,6 +124,7 @@ class _Way:
 
     def _name(self):
         w = self.w
+        self.rowmulti = {}                          # a row's cell of a few values (臨官帝旺's 階)
         self.rowvals = self._row_values()
         places = {v: [n] for v, n in self.outer.items() if v not in self.outer_said}   # variable -> its places
         for v in self.outer_said:
@@ -162,7 +164,7 @@ class _Way:
                 continue
             f, tpl, _more = SELF_NAMING[a.fact]
             v = a.fields.get(f)
-            vals = {**{g: self._one(x) for g, x in a.fields.items() if g != f}, **dict(a.key)}
+            vals = {**{g: self._one(x) or self._few(x) for g, x in a.fields.items() if g != f}, **dict(a.key)}
             try:
                 word = tpl.format(**vals)
             except (KeyError, IndexError):
@@ -216,7 +218,12 @@ class _Way:
             if v not in self.names:
                 self.names[v] = x
                 self.said.add(v)
-        kinds = {}
+        kinds, self.glued = {}, set()
+        for fact, fields in [(a.fact, a.fields) for a in w.atoms] + list(w.links):
+            tpl = _fact_words(fact, self.kb) or ""
+            for f, v in fields.items():             # one of a run {一}{二}{三}: never said by its values
+                if _is_var(v) and "}{" in tpl:    # (and the others of its words: 某某某三課，餘某課)
+                    self.glued.add(v)
         for a in w.atoms:
             for f, v in sorted(a.fields.items()):
                 if v in self.names or v in kinds:
@@ -241,8 +248,9 @@ class _Way:
                 i = seen.get(base, 0)
                 seen[base] = i + 1
                 self.names[v] = APART[min(i, len(APART) - 1)].format(base[1:])
-            else:
-                self.names[v] = base
+            else:                               # the only one of its kind, of a few values: said as them (三傳或初傳)
+                self.names[v] = self._few(v) if base.startswith("某") and self._few(v) and v not in self.glued \
+                    else base
 
     def _class_name(self, a, places, taken):
         """(variable, name) for a branch no place names that the atom says is of a class (德合 類 日德):
@@ -278,6 +286,8 @@ class _Way:
                 vals = {str(c.get(f)) for c in row.data}
                 if len(vals) == 1 and None not in {c.get(f) for c in row.data}:
                     out.setdefault(v, vals.pop())
+                elif 1 < len(vals) <= 4 and None not in {c.get(f) for c in row.data}:
+                    self.rowmulti.setdefault(v, sorted(vals, key=lambda x: [str(c.get(f)) for c in row.data].index(x)))
         return out
 
     def _own_names(self, places):
@@ -407,7 +417,9 @@ class _Way:
         origin = {v: {v} for v in places}           # what a name was made from (never from itself)
         plate = [a for a in w.atoms if a.fact == "盤"]
         by_general, by_gen = False, self.by_gen
-        for _ in range(8):
+        self.gen_few = set()
+        self.related = {}                           # variable -> (the named one, the item): 克日干者
+        for _ in range(12):
             grew = False
             for a in plate:
                 key = dict(a.key)
@@ -416,8 +428,9 @@ class _Way:
                 if sky_name is None:
                     gen = a.fields.get("將")
                     d = w.dom.get(gen) if gen is not None else None
-                    if by_general and sky is not None and d is not None and len(d) == 1 and gen not in places:
-                        places[sky] = [f"{next(iter(d))}所乘"]          # 玄武所乘: a general rides one branch
+                    if by_general and sky is not None and d is not None and len(d) <= 2 and gen not in places:
+                        places[sky] = [f"{self._values(d)}所乘"]        # 玄武所乘: a general rides one branch
+                        self.gen_few.add(gen)                           # (白虎或螣蛇所乘: one of two)
                         origin[sky] = {sky}
                         by_gen.add(id(a))
                         grew = True
@@ -463,9 +476,95 @@ class _Way:
                         origin[dst] = {dst} | origin.get(src, set())
                         grew = True
             if not grew:
-                if by_general:
+                if not by_general:
+                    by_general = True
+                elif not self._dun(places, origin) and not self._relate(places, origin):
                     break
-                by_general = True
+
+    def _dun(self, places, origin):
+        """The stem a named branch hides in the 旬, where nothing else names it: 干上所遁."""
+        for a in self.w.atoms:
+            sky, stem = a.fields.get("支"), a.fields.get("干")
+            if a.fact == "遁" and sky in places and _is_var(stem) and stem not in places and not self._one(stem) \
+                    and stem not in self.outer_said and stem not in self.outer and stem not in self.rowvals:
+                places[stem] = [f"{places[sky][0]}所遁"]
+                self.derived[stem] = (sky, None, "所遁")
+                origin[stem] = {stem} | origin.get(sky, set())
+                return True
+        return False
+
+    def _relate(self, places, origin):
+        """A value no place names and no table gives one of, tied to a named one by a relation the rule
+        writes (a macro 生 克 刑 …, or a worded table): named by it, 「克日干者」 「日干所生」 「與初傳同類者」;
+        the relation is then said by the name.  True where a name was made."""
+        alias = self.w.alias
+        for item in self.rule_items:
+            k = next(iter(item))
+            if "macro" not in item and not (k in self.m.static_types and self._has_words(k)):
+                continue
+            used = [x for x in dict.fromkeys(_vars(item)) if x in alias]
+            roots = list(dict.fromkeys(alias[x] for x in used))
+            open_ = [r for r in roots if not self._one(r)]
+            if len(open_) != 2:
+                continue
+            named = [r for r in open_ if r in places]
+            bare = [r for r in open_ if r not in places and r not in self.outer and r not in self.outer_said
+                    and r not in self.rowvals and not r.startswith("~c")]
+            if len(named) != 1 or len(bare) != 1:
+                continue
+            src, u = named[0], bare[0]
+            stem = places[src][0] == "日干" and any(a.fields.get("干") == src for a in self.w.atoms)
+            if not self._in_way(item) or not stem and any(w2[0] == places[src][0] for v2, w2 in places.items()
+                                                          if v2 != src):
+                continue                    # another way's relation; a name the page tells apart later (日干寄宮)
+            if sum(1 for it in self.rule_items if it is not item and self._in_way(it)
+                   and {src, u} <= {alias.get(x) for x in _vars(it)}) or any(
+                    a.fact == "遁" and u in a.fields.values() for a in self.w.atoms):
+                continue                    # tied to it twice (克日干 and 日干克), or the stem a branch hides
+            words = _item_words(item, {x: (places[src][0] if alias[x] == src else "\x03") for x in used}, self.kb)
+            if "某" in words or words.count("\x03") != 1:
+                continue
+            name = _related_word(words, places[src][0])
+            if name is None:
+                continue
+            places[u] = [name]
+            self.derived[u] = (src, None, "rel")
+            self.related[u] = (src, id(item))
+            origin[u] = {u} | origin.get(src, set())
+            return True
+        return self._of_table(places, origin)
+
+    def _of_table(self, places, origin):
+        """A value no place names, one of several a table gives a named one: named by the row's cell of the
+        table's literal column (日干之臨官或帝旺), else by the table (日干之長生十二神)."""
+        board = {v for a in self.w.atoms for v in a.fields.values()}
+        for i, (t, fs) in enumerate(self.w.links):
+            if t not in self.m.static_types:
+                continue
+            opens = [(f, v) for f, v in fs.items() if f != "id" and _is_var(v) and not self._one(v)
+                     and v not in self.rowvals]
+            named = [(f, v) for f, v in opens if v in places and ONE_OF not in places[v][0]]
+            bare = [(f, v) for f, v in opens if v not in places and v in board and v not in self.outer
+                    and v not in self.outer_said]
+            rest = [(f, v) for f, v in opens if (f, v) not in named and (f, v) not in bare]
+            if len(named) != 1 or len(bare) != 1 or any(v in board for _, v in rest):
+                continue
+            (s, src), (g, u) = named[0], bare[0]
+            if self._functional(t, fs, s, g):
+                continue
+            cells = [self.rowmulti[v] for f, v in rest if f in LITERAL_COLUMNS and v in self.rowmulti]
+            if cells:
+                name = f"{places[src][0]}之{ONE_OF.join(cells[0])}"
+            elif all(f in LITERAL_COLUMNS for f, _ in rest) and rest and not re.search(r"[（(、]", self._table_name(t)):
+                name = f"{places[src][0]}之{self._table_name(t)}"          # the book's own word for them
+            else:
+                continue
+            places[u] = [name]
+            self.derived[u] = (src, None, "rel")
+            self.related[u] = (src, ("link", t))
+            origin[u] = {u} | origin.get(src, set())
+            return True
+        return False
 
     def _worded(self, a, b):
         """Does the rule say a tie between a and b with a macro or a worded table of its own?"""
@@ -531,6 +630,11 @@ class _Way:
         d = self.w.dom.get(v) if v is not None else None
         return str(next(iter(d))) if d is not None and len(d) == 1 else None
 
+    def _few(self, v, most=4):
+        """A value of a few (三傳或三傳干支或干或支, the sides a 局 may be of) said as them, else None."""
+        d = self.w.dom.get(v) if v is not None else None
+        return ONE_OF.join(self._values(d).split(ONE_OF)) if d is not None and 1 < len(d) <= most else None
+
     def _tied(self, v):
         return any(v in vs for vs, _, _ in self.w.rels)
 
@@ -561,6 +665,9 @@ class _Way:
         for i in sorted(ids, key=str):
             e = self.kb.entries.get(i)
             out.append((self.ref(e) if self.ref else f"「{e.name}」") if e is not None else "某")
+        out = list(dict.fromkeys(out))
+        if len(out) > MAX_LISTED:                  # 將空勿實論's 231 課 and 格: the first, and how many
+            return ONE_OF.join(out[:MAX_LISTED]) + MORE.format(n=len(out))
         return ONE_OF.join(out)
 
     # ---------------------------------------------------------------- lines
@@ -593,8 +700,8 @@ class _Way:
         # narrowed values at a named place
         outs = ({v for _, v in self.own_outs} if placed else set()) | self.own_said
         for v, words in self.places.items():
-            if v in judged_vars or v in self.kept_tied or v in outs:
-                continue
+            if v in judged_vars or v in self.kept_tied or v in outs or v in self.related:
+                continue                            # (克日干者: what the relation allows, said by the name)
             d, full = w.dom.get(v), self._full(v)
             if d is not None and v in self.derived and isinstance(self.derived[v][2], tuple) and d == self._effective(v):
                 d = full                            # what its name gives of itself: not said again
@@ -620,6 +727,8 @@ class _Way:
         out += rel_lines
         for t, vs in w.open_tests:
             op, x, y = t
+            if self._test_known(t) is not None:
+                continue                            # a row's own cells decide it (丁 末傳, never 「末傳 即 無」)
             out.append((TEST_WORDS.get(op, "{x} {y}").format(x=self._arg(x), y=self._arg(y)), ("test", t)))
         for i, (_text, _free, cond) in enumerate(w.negs):
             said = self._negation(i, cond)
@@ -632,16 +741,41 @@ class _Way:
                 got.setdefault(re.sub(r"(日干|日支|月建|太歲)[日月歲](?=\w)", r"\1", self._pronoun(x)), what)
         return list(got.items())
 
+    def _test_known(self, t):
+        """A test whose sides the entry's own row (or one value) decides: its outcome, else None."""
+        from liuren.rules.compile import TEST_FUNCS
+        op, x, y = t
+
+        def val(z):
+            if isinstance(z, str) and z.startswith("'") and z.endswith("'"):
+                return z[1:-1]
+            if _is_var(z) or str(z).startswith("~c"):
+                return self.rowvals.get(z) or self._one(z)
+            return z
+        vx, vy = val(x), val(y)
+        if vx is None or vy is None or op not in TEST_FUNCS:
+            return None
+        try:
+            return bool(TEST_FUNCS[op](str(vx), str(vy)))
+        except TypeError:
+            return None
+
+    def refuted(self):
+        """Does the entry's own row rule this way out (a test its cells fail: 丁 末傳 against 無)?"""
+        return any(self._test_known(t) is False for t, _ in self.w.open_tests)
+
     def _pronoun(self, line):
         """A name made from another already said in the line says 其 for it: 「貴人 乘 日干之合所寄 臨 其所臨」."""
         for v, (src, _, _) in self.derived.items():
+            if v in self.related:
+                continue                            # 日干所克之一 … 日干所克之另一: no 其
             n, p = self.names.get(v), self.names.get(src)
-            if not n or not p or not n.startswith(p) or n == p:
-                continue
+            if not n or not p or not n.startswith(p) or n == p or ONE_OF in p:
+                continue                            # (never 「其或行年上神」 for a choice of places)
             i = line.find(n)
             j = line.find(p)
-            while j != -1 and line.startswith(n, j):      # p's own occurrence, not inside n
-                j = line.find(p, j + 1)
+            while j != -1 and (line.startswith(n, j) or line[j + len(p):j + len(p) + 1] in ("之", "所")):
+                j = line.find(p, j + 1)                 # p's own occurrence, not inside n (nor 日干之鬼)
             if i > 0 and j != -1 and j < i:
                 rest = n[len(p):].lstrip()
                 line = line[:i] + "其" + (rest[1:] if rest.startswith("之") else rest) + line[i + len(n):]
@@ -650,6 +784,14 @@ class _Way:
     def _arg(self, x):
         if isinstance(x, str) and x.startswith("'") and x.endswith("'"):
             return x[1:-1]
+        if isinstance(x, str) and x.startswith("[") and x.endswith("]"):       # a list the test reads: 寅或戌或辰
+            import ast
+            try:
+                return ONE_OF.join(map(str, ast.literal_eval(x)))
+            except (ValueError, SyntaxError):
+                pass
+        if isinstance(x, (list, tuple)):
+            return ONE_OF.join(map(str, x))
         return self.name(x) if _is_var(x) else str(x)
 
     def _names_only(self, a):
@@ -661,7 +803,11 @@ class _Way:
         if a.fact in ("位", "位氣") or a.fact in NAMING:
             return all(v in self.places for f, v in a.fields.items() if f != "位") or not a.fields
         if a.fact == "盤" and id(a) in self.by_gen:         # 青龍所乘: the general is in the name
-            return all(v in self.places or self._one(v) for f, v in a.fields.items())
+            return all(v in self.places or self._one(v) or v in self.gen_few for f, v in a.fields.items())
+        if a.fact == "遁" and a.fields.get("干") in self.derived and self.derived[a.fields["干"]][2] == "所遁":
+            return True                                     # 干上所遁: the name says it
+        if a.fact == "盤" and set(a.fields.values()) & set(self.related):
+            return False                                    # 克日干之墓者 臨 本命: a tie of two names
         if a.fact == "盤":
             sky = dict(a.key).get("天") or a.fields.get("天")
             named = (_is_var(sky) and sky in self.places) or (not _is_var(sky) and sky is not None)
@@ -686,6 +832,8 @@ class _Way:
             return self.name(v)
         if d is not None and (d != self._full(v) or v.startswith("$_")) and len(d) <= MAX_LISTED:
             return self._values(d)          # 為日德或支德或天德或月德: what the condition allows, named
+        if self.name(v).startswith("某") and self._few(v):
+            return self._few(v)             # 三傳或初傳空: a value of a few, said as them
         return self.name(v)
 
     def _free(self, v):
@@ -715,13 +863,15 @@ class _Way:
             vals.pop(self.self_named[id(a)], None)
             for f, v in a.fields.items():
                 if f in vals and _is_var(v) and self._free(v):
-                    vals[f] = ""
+                    vals[f] = self._few(v) or ""          # 三傳或三傳干支或干或支合局
         if a.fact in self.kb.tables or a.fact in self.m.static_types:
             from liuren.explain.factwords import row_words
             return row_words(self.kb, {"t": a.fact, **vals})
         tpl = _fact_words(a.fact, self.kb)
         if tpl and a.fact == "盤" and ("將" not in vals or "地" not in vals):   # what the plate is read for
             tpl = "{天} 臨 {地}" if "將" not in vals else "{將} 乘 {天}"
+        elif tpl and a.fact == "盤" and "天" not in vals:         # a general over a place: 貴人 臨 巳或午…
+            tpl = "{將} 臨 {地}"
         if a.fact == "課":
             return self._lesson(vals)
         tpl0 = _fact_words(a.fact, self.kb) or ""
@@ -741,6 +891,21 @@ class _Way:
                     vals[f] = ""
             # a field the pattern leaves open, named by the word after it (合{局}局): that word alone
             tpl = re.sub(r"(?<=[合屬])\{(\w)\}(?=\1)", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
+            # a field the pattern does not read at all: not said (「初傳 逢空」, never 「初傳 某 逢空」)
+            if a.fact != "盤":
+                tpl = re.sub(r"\{(\w+)\} (?=\S)", lambda mm: "" if mm.group(1) not in vals and mm.group(1) not in a.fields
+                             and mm.group(1) not in dict(a.key) else mm.group(0), tpl)
+            for f, v in a.fields.items():           # a field read for nothing (any value): not said (旬奇 入傳)
+                d = self.w.dom.get(v)
+                if str(vals.get(f, "")).startswith("某") and self._free(v) and (d is None or d == self._full(v)):
+                    tpl = "{將} 臨 {地}" if a.fact == "盤" and f == "天" and "{地}" in tpl and "{將}" in tpl \
+                        and "將" in vals else \
+                        re.sub(r" \{" + f + r"\}(?= )", "", tpl) if a.fact != "盤" else tpl
+            # a field the pattern does not read, its unit after it (農曆{月}月): neither said (農曆15日, never 某月)
+            tpl = re.sub(r"\{(\w)\}\1", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
+            for f, v in sorted(a.fields.items()):    # a yes-field the words have no place for: its name (農曆晦)
+                if "{" + f + "}" not in tpl and vals.get(f) == "是":
+                    tpl += f
             try:
                 return re.sub(r"之(\w)\1", r"之\1", _fill(tpl, vals))        # 日干所屬之局 局 → 之局
             except (IndexError, ValueError):
@@ -772,11 +937,18 @@ class _Way:
         used_links = {self.derived[v][1] for v in self.derived if self.derived[v][1] is not None}
         by_link = {t for i, (t, _) in enumerate(self.w.links) if i in used_links}
         derived_here = {v for v in vs if v in self.derived and self.derived[v][1] is not None
-                        and self.w.links[self.derived[v][1]][0] in tables}
+                        and self.w.links[self.derived[v][1]][0] in tables or v in self.related}
         for item in self.rule_items:
             k = next(iter(item))
             if k not in ("test", "macro", "all") and not (k in self.m.static_types and self._has_words(k)):
                 continue
+            if ("macro" in item or k in self.m.static_types) and not self._in_way(item):
+                continue                            # another way's relation (日干所生 or 克日干者)
+            if k == "test":
+                (op, args), = item["test"].items()
+                if isinstance(args, list) and len(args) == 2 and all(isinstance(a, str) for a in args) and \
+                        self._test_known((op,) + tuple(alias.get(a, a) for a in args)) is not None:
+                    continue                        # the row's own cells decide it
             used = set(_vars(item))
             roots = {alias[x] for x in used if x in alias}
             if not roots & set(vs):
@@ -809,8 +981,43 @@ class _Way:
         self.kept_tied |= {vs[i] for i in free}
         return out + [VIA.format(a="、".join(self.name(vs[i]) for i in free), t="、".join(dict.fromkeys(names)))]
 
+    def _in_way(self, item):
+        """Is this item of the rule (a macro's or a table's patterns) part of this way: its patterns among
+        the way's links, a macro's own inner variables each one variable there?"""
+        alias = self.w.alias
+        pats = item.get("all") if "macro" in item else [item]
+        if not isinstance(pats, list) or not all(isinstance(p, dict) and len(p) == 1 and
+                                                 isinstance(next(iter(p.values())), dict) for p in pats):
+            return False
+        pats = [next(iter(p.items())) for p in pats]
+
+        def fits(i, inner):
+            if i == len(pats):
+                return True
+            t, fs = pats[i]
+            for t2, lfs in self.w.links:
+                if t2 != t or set(lfs) != set(fs):
+                    continue
+                got, ok = dict(inner), True
+                for f, x in fs.items():
+                    y = lfs[f]
+                    if _is_var(x) and x in alias:
+                        ok = y == alias[x]
+                    elif _is_var(x):                    # the macro's own (~m): one variable throughout
+                        ok = got.setdefault(x, y) == y
+                    else:
+                        ok = y == x or self._one(y) == str(x)
+                    if not ok:
+                        break
+                if ok and fits(i + 1, got):
+                    return True
+            return False
+        return fits(0, {})
+
     def _says_derivation(self, item, k, roots):
-        """Does this item only say how a derived name is reached (日干 合 日干之合)?"""
+        """Does this item only say how a derived name is reached (日干 合 日干之合, 克日干者)?"""
+        if any(self.related.get(r, (None, None))[1] in (id(item), ("link", k)) for r in roots):
+            return True
         if len(roots) != 2:
             return False
         a, b = sorted(roots)
@@ -839,7 +1046,7 @@ class _Way:
             return self._cond(cond)
         outer = outer or {v: self.names[v] for v in self.names if not v.startswith("~c")}
         values = {v: outer[v] for v in self.said if v in outer and not v.startswith("~c")}
-        ways = [nw for nw in ways if not self._vacuous(nw, values)]
+        ways = [nw for nw in ways if not self._vacuous(nw, {**values, **self.rowmulti})]
         if not ways:
             return None                 # it reads a value its field never has (所問 無): nothing to negate
         items = list(_flat_items(cond if isinstance(cond, list) else [cond]))
@@ -859,7 +1066,8 @@ class _Way:
         for a in nw.atoms:
             for f, v in a.fields.items():
                 fd = self.m.fdom.get((a.fact, f))
-                if v in values and fd is not None and values[v] not in {str(x) for x in fd}:
+                if v in values and fd is not None and not isinstance(values[v], list) and \
+                        values[v] not in {str(x) for x in fd}:
                     return True
         for t, fs in nw.links:
             lits = {f: values[v] for f, v in fs.items() if v in values}
@@ -874,8 +1082,25 @@ class _Way:
 
     def _cond(self, cond):
         alias = self.w.alias
+        cond = self._macro_of(cond) or cond         # 無（第七支 克 第八支）, never the tables the macro reads
         names = {x: self.name(alias[x.rsplit("~e", 1)[0]]) for x in set(_vars(cond)) if x.rsplit("~e", 1)[0] in alias}
         return _item_words(cond, names, self.kb)
+
+    def _macro_of(self, cond):
+        """The rule's own macro use a negated condition was expanded from (its patterns the same, variables
+        aside), else None."""
+        import json
+        if not isinstance(cond, dict) or "macro" in cond:
+            return None
+
+        def norm(c):
+            return json.dumps(_ren(c, lambda x: re.sub(r"~[em]\d+", "", x)), sort_keys=True, ensure_ascii=False)
+        want = norm(cond)
+        for item in self.rule_items:
+            y = item.get("not") if isinstance(item, dict) else None
+            if isinstance(y, dict) and "macro" in y and norm({k: v for k, v in y.items() if k != "macro"}) == want:
+                return y
+        return None
 
 
 def _keys(kb, t):
@@ -1209,6 +1434,29 @@ def _cell_ne(cell, x):
     return cell != x
 
 
+RELATED_VERBS = "生克刑沖破害"
+
+
+def _related_word(words, src):
+    """The name of a value by the relation that ties it to a named one (words: the relation in words, the
+    value marked \\x03): 「\\x03 克 日干」 → 克日干者, 「日干 生 \\x03」 → 日干所生, 「\\x03 與 初傳 同類」 →
+    與初傳同類者; else None."""
+    e = re.escape(src)
+    got = re.fullmatch("\x03 ?([" + RELATED_VERBS + "]) ?" + e, words)
+    if got:
+        return f"{got.group(1)}{src}者"
+    got = re.fullmatch(e + " ?([" + RELATED_VERBS + "]) ?\x03", words)
+    if got:
+        return f"{src}所{got.group(1)}"
+    got = re.fullmatch("(?:\x03 與 " + e + "|" + e + " 與 \x03) (同類|三合)", words)
+    if got:
+        return f"與{src}{got.group(1)}者"
+    got = re.fullmatch("\x03 為(\\S*" + e + "\\S*之\\S{1,3})", words)
+    if got:                                     # 「\x03 為日干日之鬼」 → 日干之鬼
+        return re.sub(r"(日干|日支|月建|太歲)[日月歲](?=\w)", r"\1", got.group(1))
+    return None
+
+
 def _derived_word(kb, t, fs, s, g, src):
     """The name of the value a table gives in column g for the named value src (column s), in the
     table's words: its text's verb (「{干} 寄 {宮}」: 日干之合所寄), its column (之合, 之墓), or the
@@ -1436,11 +1684,9 @@ def way_lines(kb, entry, ref=None):
                                            kb.macros, itertools.count())))
     own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else \
         [] if entry.id in m.entries and composed(kb, entry.id) else None
-    out = []
-    for w in ways:
-        ww = _Way(kb, m, w, ref, items, own=own)
-        out.append(ww.lines())
-    return rule, out
+    wws = [_Way(kb, m, w, ref, items, own=own) for w in ways]
+    wws = [ww for ww in wws if not ww.refuted()] or wws
+    return rule, [ww.lines() for ww in wws]
 
 
 def judged_ways(kb, entry):
@@ -1458,11 +1704,9 @@ def judged_ways(kb, entry):
                                            kb.macros, itertools.count())))
     own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else \
         [] if entry.id in m.entries and composed(kb, entry.id) else None
-    out = []
-    for w in ways:
-        ww = _Way(kb, m, w, None, items, own=own)
-        out.append((w, ww, ww.judged_lines()))
-    return out
+    wws = [_Way(kb, m, w, None, items, own=own) for w in ways]
+    wws = [ww for ww in wws if not ww.refuted()] or wws
+    return [(ww.w, ww, ww.judged_lines()) for ww in wws]
 
 
 def conditions_in_words(kb, entry, links=False):

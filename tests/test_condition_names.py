@@ -37,8 +37,8 @@ STATED = {
     "dq01-wuhe-rule": ["日干之合所寄 入占（課傳）", "日干之合所寄 所臨、日干、其所乘之將 合於「五合所乘」"],
     # a branch named by the general on it, and the place under it
     "dq11-zeixiang-lianzuo": ["玄武所乘 合 其所臨（六合）"],
-    # a 長生 table read from 日干's 行, then from the 初傳's
-    "dq12-juezhen-jiasheng": ["初傳 即 日干所屬之絕", "初傳所臨 即 其所屬之長生"],
+    # a 長生 table read from 日干's 行, then from the 初傳's (never 「其所屬」 beside 初傳所臨: 其 would be it)
+    "dq12-juezhen-jiasheng": ["初傳 即 日干所屬之絕", "初傳所臨 即 初傳所屬之長生"],
     # four branches nothing names: told apart in words
     "dq10-liuchun": ["第一課 上神 一支", "第二課 上神 另一支", "第三課 上神 又一支", "第四課 上神 第四支"],
 }

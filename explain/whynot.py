@@ -324,18 +324,20 @@ def why_not(g, key, kb=None):
     if model is not None:           # the rule page's lines, judged on the board
         conds = model
     q = rule.meta.get("question")
-    note = None
+    note = note_of = None           # note: the command line's words; note_of: what a page words itself
     if q and g.graph.get("question") != q:
         note = f"這條規則只在問「{q}」時適用（--question {q}）"
+        note_of = {"question": q}
     elif len(held) == len(items):
         note = "諸條件本盤皆具：或已成立（見 liuren why 之成立鏈），或其所屬之占本盤未問"
+        note_of = {"all_held": True}
     return {"rule": key, "name": entry.name if entry else key, "fired": False, "family": rule.id if rule.id != key else None,
             "board": [dict(x, texts={lg: board_lines[lg][i]["text"] for lg in board_lines})
                       for i, x in enumerate(board_lines["zh"])],
             "conditions": conds, "bindings": {k.lstrip("$"): v for k, v in b.items() if "~" not in k},
             "sources": [{**{k: s[k] for k in ("seed", "para", "quote") if s.get(k) is not None},
                          "book": s["book"], "volume": s["volume"]} for s in _sources(kb, entry or rule)],
-            "note": note}
+            "note": note, "note_of": note_of}
 
 
 INPUT_FACTS = ("問", "時令", "人", "夫妻行年", "農曆", "節日", "宿")

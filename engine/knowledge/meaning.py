@@ -1125,8 +1125,12 @@ def _at(w, a, place=None):
     at = tuple(str(k[1]) for k in a.key)
     if "位" in FUNCTIONAL.get(a.fact, ()) and not at:
         at = tuple(sorted(map(str, w.dom.get(a.fields.get("位")) or ())))
-    if a.fact == "盤" and not at:
-        at = place.get(a.fields.get("天"), ())
+    if a.fact == "遁" and a.fields.get("支") in place:
+        at = place[a.fields["支"]]           # the stem a position's branch hides (支上 遁丁)
+    if a.fact == "盤" and a.fields.get("天") in place:
+        # the general on a position's branch is read at that position, even where the way fixes
+        # the branch (牛女相會: 初傳 子 乘 太常 is the general at 初傳, not a 地盤 子)
+        at = place[a.fields["天"]]
     return at
 
 
@@ -1160,11 +1164,13 @@ def _check_way(w, by_type):
         left = []
         for a in pending:
             cands = list(by_type.get(a.fact, ()))
-            cands = [f for f in cands if all(f.get(k) == v for k, v in a.key)]
-            # a key through a variable already bound
-            for f, v in a.fields.items():
-                if v in env and f in FUNCTIONAL.get(a.fact, ()) + (("天",) if a.fact == "盤" else ()):
-                    cands = [c for c in cands if c.get(f) == env[v]]
+            # a key through a variable already bound: the fact the board reaches that way, even where
+            # the way fixes the key to another value (the mismatch is said where the variable was read)
+            keyed = {f for f, v in a.fields.items()
+                     if v in env and f in FUNCTIONAL.get(a.fact, ()) + (("天",) if a.fact == "盤" else ())}
+            cands = [f for f in cands if all(f.get(k) == v for k, v in a.key if k not in keyed)]
+            for f in keyed:
+                cands = [c for c in cands if c.get(f) == env[a.fields[f]]]
             keyvars = [v for f, v in a.fields.items() if f in FUNCTIONAL.get(a.fact, ())]
             if a.fact in FUNCTIONAL and FUNCTIONAL[a.fact] and not a.key and any(v not in env for v in keyvars) \
                     and len(cands) > 1:

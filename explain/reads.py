@@ -317,9 +317,19 @@ def _at_words(read, checks, lang):
             words = dict(words, 干={"zh": "遁干", "ja": "遁干"}[lang])
         branch = next((c.value for c in checks if c.read and c.read.fact == "位" and c.read.at == read.at
                        and c.read.field == "支" and c.value), None)
+        if read.fact == "盤" and not read.at and read.field != "將":
+            # read by the general alone (貴人所乘 所臨): named by the one general the way fixes
+            gens = {next(iter(c.read.needs)) for c in checks if c.read and c.read.fact == "盤" and not c.read.at
+                    and c.read.field == "將" and c.read.needs and len(c.read.needs) == 1}
+            if len(gens) == 1:
+                rides = {"zh": "{g}所乘", "ja": "{g}の乗る支"}[lang].format(g=position(gens.pop(), lang))
+                sep = {"zh": " ", "ja": " の"}[lang]
+                return rides if read.field == "天" else f"{rides}{sep}{words.get(read.field, read.field)}"
         return f"{at} {branch} {words.get(read.field, read.field)}" if branch else f"{at}{words.get(read.field, read.field)}"
     if read.fact == "位":
         return at + ("" if read.field == "支" else words.get(read.field, read.field))
+    if read.fact == "日" and read.field in ("干", "支"):
+        return position("日" + read.field, lang)        # the day's own stem or branch: 日干, 日支
     if at:
         return f"{at}{words.get(read.field, read.field)}"
     return words.get(read.field, read.field)
@@ -379,7 +389,7 @@ def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
     said_at = {c.read.var for c in best if c.what == "read" and c.read is not None and c.read.fact == "位"
                and c.read.field in ("支", "天") and c.read.var}
     for c in best:
-        if c.what != "read" or c.ok or c.read is None or c.needs is None or c.read.fact == "判":
+        if c.what != "read" or c.ok or c.read is None or c.needs is None or c.read.fact == "判" or not c.chosen:
             continue
         if len(c.needs) >= 12 or c.value in c.needs:      # any branch at all, or a join that failed, not a value:
             continue                                      # the conditions below say it

@@ -20,6 +20,7 @@ from liuren.knowledge.conditions import expand_macros
 from liuren.rules.compile import TEST_FUNCS
 from liuren.rules.judging import _sources
 from liuren.knowledge.kbload import VAR_RE, load_kb
+from liuren.explain.reads import month_types
 
 BUDGET = 50000
 
@@ -364,6 +365,8 @@ def lacks(item, said, fb, kb):
             return x if isinstance(x, str) and x and not _is_var(x) and not x.startswith("~") else None
         if k in INPUT_FACTS and not have:
             found = (k, None)
+        elif not fb.by_type.get("時令") and k in month_types(kb):
+            found = ("時令", None)                  # 初傳旺衰 on a board given no month
         elif value("位") in INPUT_PLACES and not any(f.get("位") == value("位") for f, _ in fb.by_type.get("位") or []):
             found = (value("位"), None)             # 行年上見亥 on a board given no 行年
         elif k == "判" and value("規") and not any(f.get("規") == value("規") for f, _ in have):
@@ -438,12 +441,95 @@ def _allowed(w, v, val):
 ONE_A_BOARD = ("傳", "日", "時令", "晝夜", "問", "人", "夫妻行年", "農曆")     # facts a board has one of
 
 
-def _board_env(w, fb, pre=None, named=()):
+def _board_env(w, fb, pre=None, named=(), names=None):
     """The board's value of each variable of a way that the board gives one value: read at a named
     place (初傳, 干上 …), on the plate from a branch already read, in a fact the board has one of (its
     發用之門), or the one value a table gives for values already read (日干之合所寄).  Never a value
     chosen among several to satisfy the condition."""
     env = dict(pre or {})
+    _read_board(w, fb, env, named)
+    for _ in range(4):              # then what a general's branch or a table's one value reaches
+        if not (_by_general(w, fb, env, names or {}) | _by_links(w, fb, env)):
+            break
+        _read_board(w, fb, env, named)
+    return env
+
+
+def _by_links(w, fb, env):
+    """The one value a table gives for values already read, followed through the tables the way
+    names its values by (日干之合所寄: 庚 → 乙 → 辰), whatever values the entry's own row allows
+    there (the row is left out: it is what the board is judged against).  True if anything was read."""
+    kb = getattr(fb, "kb", None)
+    if kb is None:
+        return False
+    grew = False
+    for table, fields in getattr(w, "links", ()):
+        t = kb.tables.get(table)
+        if t is None or "id" in fields:
+            continue
+        known, among = {}, {}
+        for f, x in fields.items():
+            if isinstance(x, dict):
+                continue
+            if isinstance(x, (list, tuple, set, frozenset)):
+                among[f] = set(x)                           # one of the pattern's values
+            elif x in env:
+                known[f] = env[x]
+            elif not (isinstance(x, str) and x[:1] in "$~"):
+                known[f] = x                                # a literal of the pattern
+            elif w.dom.get(x) is not None and len(w.dom[x]) == 1:
+                known[f] = next(iter(w.dom[x]))             # a value the way fixes
+        if not known:
+            continue
+        rows = [c for r in t.rows for c in (r.data or ()) if all(c.get(f) == v for f, v in known.items())
+                and all(c.get(f) in vs for f, vs in among.items())]
+        for f, x in fields.items():
+            if f in known or f in among or x in env:
+                continue
+            vals = {c.get(f) for c in rows}
+            if len(vals) == 1 and None not in vals:
+                env[x] = vals.pop()
+                grew = True
+    return grew
+
+
+def _by_general(w, fb, env, names):
+    """The branch a named general rides, where a way reads it by the general alone (貴人所乘,
+    六合所乘 入占) and nothing else has read it: the board's one branch under that general.  And a
+    position's branch where the way reads it through a fact the board lacks (位氣 with no month
+    given: 初傳 is still the board's 初傳).  True if anything was read."""
+    grew = False
+    for a in w.atoms:
+        br = next((f for f in ("天", "支") if f in a.fields), None)
+        gen = a.fields.get("將")
+        if br is None or a.fields[br] in env or gen is None:
+            continue
+        if a.key or any(v in env for f, v in a.fields.items() if f in ("位", "地", "課")):
+            continue
+        d = w.dom.get(gen)
+        if gen in env:
+            d = {env[gen]}
+        if not d or len(d) != 1:
+            continue
+        one = next(iter(d))
+        if not str(names.get(a.fields[br], "")).startswith(one + "所乘"):
+            continue                # the general is what the line needs there, not what names the branch
+        got = [f for f, _ in fb.facts("盤") if f.get("將") == one]
+        if len(got) == 1:
+            env[a.fields[br]] = got[0]["天"]
+            env.setdefault(gen, one)
+            grew = True
+    for a in w.atoms:
+        if a.fact == "位氣" and not fb.facts("位氣") and "支" in a.fields and a.fields["支"] not in env:
+            at = dict(a.key).get("位")
+            got = [f for f, _ in fb.facts("位") if at is not None and f.get("位") == at]
+            if len(got) == 1 and "支" in got[0]:
+                env[a.fields["支"]] = got[0]["支"]
+                grew = True
+    return grew
+
+
+def _read_board(w, fb, env, named):
     for _ in range(8):
         grew = False
         for a in w.atoms:
@@ -472,7 +558,6 @@ def _board_env(w, fb, pre=None, named=()):
                     grew = True
         if not grew:
             break
-    return env
 
 
 def _cands(a, fb, env):
@@ -793,12 +878,12 @@ def model_conditions(kb, target, fb, pre=None):
     per_way = []
     for w, ww, lines in ways:
         named = getattr(ww, "class_named", set())
-        env = _board_env(w, fb, named=named)
+        env = _board_env(w, fb, named=named, names=ww.names)
         # where the board meets every positive part of the way, its values there (a choice of places,
         # 初傳或中傳或末傳, read where it holds): what is left to fail is a negation or a test
         whole = _solve([a for a in w.atoms if a.fact != "判"], w, fb, env, None, w.rels)
         if whole is not None:
-            env = _board_env(w, fb, whole, named)
+            env = _board_env(w, fb, whole, named, ww.names)
 
         def neg_held(i, at=None, w=w, env=env):
             _text, free, cond = w.negs[i]

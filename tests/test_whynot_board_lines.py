@@ -89,3 +89,43 @@ def test_a_question_only_rule_is_noted_in_the_pages_words_with_the_question_link
         assert "question=占道里" in unquote(link) and "why=jzb-shu-daoli" in unquote(link)
         asked = c.get("/board?" + link.replace("&amp;", "&"))
         assert asked.status_code == 200 and 'id="only-question"' not in asked.text
+
+
+def _conds(r, key):
+    rep = Q.explain(r, key)
+    assert not rep["fired"], key
+    return {c["text"]: c for c in rep["conditions"]}
+
+
+def _says(c):
+    return "、".join(c.get("facts") or []) or (c.get("lacks") or {}).get("zh") or "盤上無此"
+
+
+@pytest.mark.parametrize("board,key,line,says", [
+    # a place read by the general alone: the board's one branch under 貴人
+    (dict(day="丁卯", on="亥加丑"), "dq08-shixiao", "貴人所乘 所臨 為 辰或戌", "貴人所乘 所臨 亥"),
+    (dict(day="丁卯", on="亥加丑"), "dq11-kongwang-guiren", "貴人所乘 為旬空", "貴人所乘 酉"),
+    # 六合所乘 入占: where 六合 rides, though it is not in the 課傳
+    (dict(day="丁卯", on="亥加丑"), "dq01-liuhe-buhe", "六合所乘 入占", "六合所乘 子"),
+    # the 初傳 read through its 旺衰 on a board with no month: still the board's 初傳, and its 旺衰 wants the month
+    (dict(day="丁卯", on="亥加丑"), "dq07-yuanshou-daren", "初傳 所乘之將 為 六合或天后或太常或太陰或貴人或青龍",
+     "初傳 所乘之將 朱雀"),
+    (dict(day="丁卯", on="亥加丑"), "dq07-yuanshou-daren", "初傳旺衰 為 旺或相", "此盤未給月建"),
+    # a value named through tables (日干之合所寄: 庚 → 乙 → 辰), whatever the entry's own row allows
+    (dict(day="庚辰", on="辰加子"), "dq01-wuhe-yinyi-xie", "日干之合所寄 所臨 為 卯或酉", "日干之合所寄 所臨 子"),
+], ids=lambda x: x if isinstance(x, str) and x.startswith(("dq", "j")) else None)
+def test_a_failed_line_states_the_boards_value_there(board, key, line, says):
+    r = judge(board)
+    conds = _conds(r, key)
+    assert line in conds, list(conds)
+    assert not conds[line]["held"]
+    assert _says(conds[line]) == says, conds[line]
+
+
+def test_no_board_line_is_a_value_picked_at_random():
+    # 淫泆合 reads 日干之合所寄: on 庚辰 辰加子 the board's first 課傳 branch is no value of it (「上神：此盤為 子」
+    # was said), and 日干 is named as such
+    r = judge(dict(day="庚辰", on="辰加子"))
+    zh = [x["text"] for x in _board_lines(r, "dq01-wuhe-yinyi-xie")]
+    assert zh[0] == "日干：此盤為 庚，淫泆合乘陰後玄六臨卯酉要 丁或壬", zh
+    assert not any(t.startswith(("上神", "所臨", "所乘之將")) for t in zh), zh

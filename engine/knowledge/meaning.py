@@ -92,6 +92,8 @@ class Check:
     ok: bool
     what: str = "read"              # read | relation | not | test
     reads: tuple = ()
+    chosen: bool = True             # False: the board has several facts the read could be, none of
+    #                                 them fitting; `value` is one of them, not the board's value there
 
 
 @dataclass
@@ -1171,26 +1173,34 @@ def _check_way(w, by_type):
             cands = [f for f in cands if all(f.get(k) == v for k, v in a.key if k not in keyed)]
             for f in keyed:
                 cands = [c for c in cands if c.get(f) == env[a.fields[f]]]
+            gen = a.fields.get("將") if a.fact == "盤" else None
+            if gen is not None and not keyed and not a.key and w.dom.get(gen) and len(w.dom[gen]) == 1:
+                # a general the way names (貴人所乘): the board's one branch under it
+                cands = [c for c in cands if c.get("將") in w.dom[gen]] or cands
             keyvars = [v for f, v in a.fields.items() if f in FUNCTIONAL.get(a.fact, ())]
             if a.fact in FUNCTIONAL and FUNCTIONAL[a.fact] and not a.key and any(v not in env for v in keyvars) \
                     and len(cands) > 1:
                 # several facts could be meant: choose the one whose values are all allowed
                 good = [c for c in cands if all(_allowed(w, v, c.get(f)) for f, v in a.fields.items())]
+                chosen = bool(good)
                 cands = good or cands
+            else:
+                chosen = True
             at = _at(w, a)
             fact = cands[0] if cands else None
             if a.fact not in FUNCTIONAL and len(cands) > 1:
                 good = [c for c in cands if all(_allowed(w, v, c.get(f)) and (v not in env or env[v] == c.get(f))
                                                 for f, v in a.fields.items())]
                 fact = good[0] if good else cands[0]
+                chosen = bool(good)
             for f, v in sorted(a.fields.items()):
                 val = fact.get(f) if fact is not None else None
                 ok = fact is not None and _allowed(w, v, val) and (v not in env or env[v] == val)
-                if fact is not None and v not in env:
-                    env[v] = val
+                if fact is not None and v not in env and chosen:
+                    env[v] = val            # (never a value of a fact picked among several that do not fit)
                 needs = None if v in w.free else w.dom.get(v)
                 r = Read(a.fact, at, f, _sort_of(a, f), needs, w.names.get(v, v))
-                out.append(Check(r, val, needs, ok))
+                out.append(Check(r, val, needs, ok, chosen=chosen))
             if not a.fields:
                 r = Read(a.fact, at, "", _sort_of(a, ""), None, "")
                 out.append(Check(r, bool(fact), True, fact is not None))

@@ -389,7 +389,8 @@ def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
     said_at = {c.read.var for c in best if c.what == "read" and c.read is not None and c.read.fact == "位"
                and c.read.field in ("支", "天") and c.read.var}
     for c in best:
-        if c.what != "read" or c.ok or c.read is None or c.needs is None or c.read.fact == "判" or not c.chosen:
+        if c.what != "read" or c.ok or c.read is None or c.needs is None or c.read.fact == "判" or not c.chosen \
+                or len(c.read.at) > 1:      # (a choice of places: the condition lines say the board's each)
             continue
         if len(c.needs) >= 12 or c.value in c.needs:      # any branch at all, or a join that failed, not a value:
             continue                                      # the conditions below say it

@@ -365,6 +365,15 @@ def lacks(item, said, fb, kb):
             return x if isinstance(x, str) and x and not _is_var(x) and not x.startswith("~") else None
         if k in INPUT_FACTS and not have:
             found = (k, None)
+        elif k == "占類" and value("類") and not any(f.get("類") == value("類") for f, _ in have):
+            # 此占屬占兵 / 此占屬陽人: a kind of 占 the board has not been given (the question asked, or
+            # the asker's sex, where a table of the KB gives the kind by 性別)
+            by_sex = any(value("類") in {c.get("類") for r in t.rows for c in (r.data or ())}
+                         for t in kb.tables.values() if "性別" in (t.columns or ()))
+            if by_sex and not fb.by_type.get("人"):
+                found = ("人", None)
+            elif not by_sex and not fb.by_type.get("問"):
+                found = ("問", None)
         elif not fb.by_type.get("時令") and k in month_types(kb):
             found = ("時令", None)                  # 初傳旺衰 on a board given no month
         elif value("位") in INPUT_PLACES and not any(f.get("位") == value("位") for f, _ in fb.by_type.get("位") or []):
@@ -676,12 +685,21 @@ def _same_values(v, w, fb, env):
     return list(dict.fromkeys(out)) if len(out) > 1 else []
 
 
-def _choice_values(v, w, fb, raw=False):
+def _choice_values(v, w, fb, raw=False, pairs=False):
     """A branch read at one of several places (初傳或中傳或末傳): the board's branch at each of them
     (日干 its stem and the branch it lodges in: 日干 丁（寄未）; a 天盤 branch read over a place: 干上
     神 …, said 日干上 子)."""
     from liuren.explain.conditions import _place_order
     out = []
+    gen_of = next((a.fields["天"] for a in w.atoms if a.fact == "盤" and a.fields.get("將") == v
+                   and a.fields.get("天") and a.fields.get("天") != v), None)
+    if gen_of is not None:
+        # the general a branch read at one of several places carries: at each place, its branch and general
+        rides = {f.get("天"): f.get("將") for f, _ in fb.facts("盤")}
+        got = _choice_values(gen_of, w, fb, pairs=True)
+        if raw:
+            return list(dict.fromkeys(rides.get(b) for _, b in got if rides.get(b)))
+        return list(dict.fromkeys(f"{x} 所乘之將 {rides[b]}" for x, b in got if rides.get(b)))
     for a in w.atoms:
         fl = next((f for f in ("支", "天") if a.fields.get(f) == v), None)
         if a.fact == "位" and fl and "位" in a.fields:
@@ -691,17 +709,22 @@ def _choice_values(v, w, fb, raw=False):
                 f = board.get(p) or {}
                 if not f.get(fl):
                     continue
-                if raw:
-                    out.append(f[fl])
-                elif fl == "天" and p not in ("初傳", "中傳", "末傳"):     # the 天盤 branch over the place: 干上
-                    out.append(f"{ {'日干': '干上', '日支': '支上'}.get(p, p + '上')} {f['天']}")
-                elif fl == "天":                                # a 三傳 is a 天盤 branch itself
-                    out.append(f"{p} {f['天']}")
-                elif p == "日干" and f.get("干"):
-                    out.append(f"日干 {f['干']}（寄{f['支']}）")
+                if pairs:
+                    out.append((_choice_label(p, fl, f), f[fl]))
                 else:
-                    out.append(f"{p} {f['支']}")
-    return list(dict.fromkeys(out))
+                    out.append(f[fl] if raw else _choice_label(p, fl, f))
+    return out if pairs else list(dict.fromkeys(out))
+
+
+def _choice_label(p, fl, f):
+    """A place and its branch as _choice_values says it (干上 巳, 本命上 辰, 日干 丁（寄未）)."""
+    if fl == "天" and p not in ("初傳", "中傳", "末傳") and f.get("盤") != "天":
+        return f"{ {'日干': '干上', '日支': '支上'}.get(p, p + '上')} {f['天']}"
+    if fl == "天":
+        return f"{p} {f['天']}"
+    if p == "日干" and f.get("干"):
+        return f"日干 {f['干']}（寄{f['支']}）"
+    return f"{p} {f['支']}"
 
 
 def _placed_known(a, w, ww, env):
@@ -913,7 +936,7 @@ def model_conditions(kb, target, fb, pre=None):
                     got[-1]["lacks"] = {lg: WORDS[lg]["lacks"]["判"].format(x=names) for lg in ("zh", "ja")}
             elif not ok and not got[-1]["facts"]:
                 keys = {v for v in w.rels[what[1]][0] if v not in {o for _, o in ww.own_outs}} \
-                    if what[0] == "placed" else set()
+                    if what[0] in ("placed", "rel") else set()
                 atoms = [what[1]] if what[0] in ("atom", "judged", "seen") else \
                     [a for a in w.atoms if what[0] in ("dom", "same") and what[1] in a.fields.values()
                      or set(a.fields.values()) & keys]

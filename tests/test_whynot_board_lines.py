@@ -113,6 +113,14 @@ def _says(c):
     (dict(day="丁卯", on="亥加丑"), "dq07-yuanshou-daren", "初傳旺衰 為 旺或相", "此盤未給月建"),
     # a value named through tables (日干之合所寄: 庚 → 乙 → 辰), whatever the entry's own row allows
     (dict(day="庚辰", on="辰加子"), "dq01-wuhe-yinyi-xie", "日干之合所寄 所臨 為 卯或酉", "日干之合所寄 所臨 子"),
+    # a general read at a choice of places: the branch and general at each
+    (dict(day="丁卯", on="亥加丑"), "dq12-hu-bingzheng-rule", "中傳或初傳或干上或干陰或支上或支陰或末傳 所乘之將 為 白虎",
+     "干上 巳 所乘之將 太常、干陰 卯 所乘之將 天空、支上 丑 所乘之將 勾陳、支陰 亥 所乘之將 朱雀、初傳 亥 所乘之將 朱雀、"
+     "中傳 酉 所乘之將 貴人、末傳 未 所乘之將 太陰"),
+    # a kind of 占 or a relation of inputs the board was not given, named as such
+    (dict(day="丁卯", on="亥加丑"), "jz-youdu", "此占屬占兵", "此盤未問占類"),
+    (dict(day="丁卯", on="亥加丑"), "jz-xueji", "此占屬陽人", "此盤未給問者之性別"),
+    (dict(day="丁卯", on="亥加丑"), "dq08-wangyun", "夫行年 與 妻行年 三合", "此盤未給夫妻之行年"),
 ], ids=lambda x: x if isinstance(x, str) and x.startswith(("dq", "j")) else None)
 def test_a_failed_line_states_the_boards_value_there(board, key, line, says):
     r = judge(board)

@@ -701,7 +701,7 @@ def _choice_values(v, w, fb, raw=False, pairs=False):
             return list(dict.fromkeys(rides.get(b) for _, b in got if rides.get(b)))
         return list(dict.fromkeys(f"{x} 所乘之將 {rides[b]}" for x, b in got if rides.get(b)))
     for a in w.atoms:
-        fl = next((f for f in ("支", "天") if a.fields.get(f) == v), None)
+        fl = next((f for f in ("支", "天", "地") if a.fields.get(f) == v), None)
         if a.fact == "位" and fl and "位" in a.fields:
             places = sorted(w.dom.get(a.fields["位"]) or (), key=_place_order)
             board = {f.get("位"): f for f, _ in fb.facts("位")}
@@ -722,6 +722,8 @@ def _choice_label(p, fl, f):
         return f"{ {'日干': '干上', '日支': '支上'}.get(p, p + '上')} {f['天']}"
     if fl == "天":
         return f"{p} {f['天']}"
+    if fl == "地":                      # where a 天盤 place sits (初傳所臨)
+        return f"{p}所臨 {f['地']}"
     if p == "日干" and f.get("干"):
         return f"日干 {f['干']}（寄{f['支']}）"
     return f"{p} {f['支']}"

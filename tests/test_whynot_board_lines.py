@@ -117,6 +117,8 @@ def _says(c):
     (dict(day="丁卯", on="亥加丑"), "dq12-hu-bingzheng-rule", "中傳或初傳或干上或干陰或支上或支陰或末傳 所乘之將 為 白虎",
      "干上 巳 所乘之將 太常、干陰 卯 所乘之將 天空、支上 丑 所乘之將 勾陳、支陰 亥 所乘之將 朱雀、初傳 亥 所乘之將 朱雀、"
      "中傳 酉 所乘之將 貴人、末傳 未 所乘之將 太陰"),
+    (dict(day="丁卯", on="亥加丑"), "dq12-zhugou-xianghui", "初傳或干上或支上所臨 為 辰",
+     "干上所臨 未、支上所臨 卯、初傳所臨 丑"),
     # a kind of 占 or a relation of inputs the board was not given, named as such
     (dict(day="丁卯", on="亥加丑"), "jz-youdu", "此占屬占兵", "此盤未問占類"),
     (dict(day="丁卯", on="亥加丑"), "jz-xueji", "此占屬陽人", "此盤未給問者之性別"),

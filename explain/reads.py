@@ -55,7 +55,15 @@ def _is_var(x):
 
 def month_types(kb):
     """The fact types the board has only when a month is given: 時令 itself, and whatever only rules
-    that read a month-derived fact on every route produce (時氣, 位氣, 時態 …)."""
+    that read a month-derived fact on every route produce (時氣, 位氣, 時態 …).  Worked out once per
+    KB object."""
+    got = kb.__dict__.get("_month_types")
+    if got is None:
+        got = kb.__dict__["_month_types"] = frozenset(_month_types(kb))
+    return got
+
+
+def _month_types(kb):
     producers = {}
     for rule in kb.rules.values():
         reads = {k for k, _ in _patterns(rule.when if isinstance(rule.when, list) else [rule.when])}
@@ -304,12 +312,24 @@ def _at_words(read, checks, lang):
     from liuren.explain.words import position
     words = FIELD_WORDS[lang]
     at = "、".join(position(p, lang) for p in read.at)
-    if read.fact == "盤":
+    if read.fact in ("盤", "遁"):
+        if read.fact == "遁":
+            words = dict(words, 干={"zh": "遁干", "ja": "遁干"}[lang])
         branch = next((c.value for c in checks if c.read and c.read.fact == "位" and c.read.at == read.at
                        and c.read.field == "支" and c.value), None)
+        if read.fact == "盤" and not read.at and read.field != "將":
+            # read by the general alone (貴人所乘 所臨): named by the one general the way fixes
+            gens = {next(iter(c.read.needs)) for c in checks if c.read and c.read.fact == "盤" and not c.read.at
+                    and c.read.field == "將" and c.read.needs and len(c.read.needs) == 1}
+            if len(gens) == 1:
+                rides = {"zh": "{g}所乘", "ja": "{g}の乗る支"}[lang].format(g=position(gens.pop(), lang))
+                sep = {"zh": " ", "ja": " の"}[lang]
+                return rides if read.field == "天" else f"{rides}{sep}{words.get(read.field, read.field)}"
         return f"{at} {branch} {words.get(read.field, read.field)}" if branch else f"{at}{words.get(read.field, read.field)}"
     if read.fact == "位":
         return at + ("" if read.field == "支" else words.get(read.field, read.field))
+    if read.fact == "日" and read.field in ("干", "支"):
+        return position("日" + read.field, lang)        # the day's own stem or branch: 日干, 日支
     if at:
         return f"{at}{words.get(read.field, read.field)}"
     return words.get(read.field, read.field)
@@ -321,6 +341,34 @@ def _needs_words(needs, lang):
         more = {"zh": "等 {n} 者之一", "ja": "など {n} のいずれか"}[lang].format(n=len(vals))
         return OR[lang].join(vals[:MAX_SHOWN]) + more
     return OR[lang].join(vals)
+
+
+# the values of a kind, all of them: a need of every one asks nothing of the board
+DOMAINS = (frozenset(BRANCHES), frozenset(STEMS), frozenset("金木水火土"))
+INPUT_FACTS = ("問", "人", "夫妻行年", "農曆", "節日", "宿")      # (時令: NO_MONTH above)
+INPUT_PLACES = ("本命", "行年", "太歲", "月建")
+
+
+def _whole_domain(needs):
+    vals = frozenset(map(str, needs))
+    return any(d <= vals for d in DOMAINS)
+
+
+def _input_line(read, facts, lang):
+    """The line for a read of an input the board was not given (占類, 行年, 太歲 …), or None."""
+    from liuren.explain.words import WORDS
+    lacks = WORDS[lang]["lacks"]
+    if read.fact in INPUT_FACTS and not any(f.get("t") == read.fact for f in facts):
+        key = read.fact
+    else:
+        key = next((p for p in read.at if p in INPUT_PLACES), None)
+        if key is None or any(f.get("t") == "位" and f.get("位") == key for f in facts):
+            return None
+    sep = {"zh": "，", "ja": "、"}[lang]
+    return "{what}：" + lacks[key] + sep + NEEDS_TAIL[lang]
+
+
+NEEDS_TAIL = {"zh": "{name}要 {need}", "ja": "{name}は {need} を要する"}
 
 
 def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
@@ -336,18 +384,29 @@ def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
     best = min(ways, key=lambda cs: sum(1 for c in cs if c.what == "read" and not c.ok))
     has_month = any(f.get("t") == MONTH_FACT for f in facts)
     out, seen = [], set()
+    # a 盤's 天 that is a position's own branch is said once, at the position (初傳 亥), not again as
+    # the 上神 of that branch
+    said_at = {c.read.var for c in best if c.what == "read" and c.read is not None and c.read.fact == "位"
+               and c.read.field in ("支", "天") and c.read.var}
     for c in best:
-        if c.what != "read" or c.ok or c.read is None or c.needs is None or c.read.fact == "判":
+        if c.what != "read" or c.ok or c.read is None or c.needs is None or c.read.fact == "判" or not c.chosen \
+                or len(c.read.at) > 1:      # (a choice of places: the condition lines say the board's each)
             continue
         if len(c.needs) >= 12 or c.value in c.needs:      # any branch at all, or a join that failed, not a value:
             continue                                      # the conditions below say it
-        key = (c.read.fact, c.read.at, c.read.field)
-        if key in seen:
+        if (c.read.fact not in BOARD_TYPES and c.read.fact not in month_types(kb)) or _whole_domain(c.needs):
+            # a derived fact (局, 方, a 神煞's …; not the 旺衰 the month gives) is said by the
+            # condition lines below in the rule page's words; a need of every value of its kind (any 五行) asks nothing of the board
             continue
+        key = (c.read.fact, c.read.at, c.read.field)
+        if key in seen or (c.read.fact == "盤" and c.read.field == "天" and c.read.var in said_at) \
+                or (c.read.fact == "遁" and c.read.field == "支"):
+            continue                # (a 遁's branch is said where it is reached; its stem is the read)
         seen.add(key)
         what = _at_words(c.read, best, lang)
         need = _needs_words(c.needs, lang)
-        tpl = LINE[lang] if c.value is not None else _none_line(c.read.fact, kb, has_month, lang)
+        tpl = LINE[lang] if c.value is not None else _input_line(c.read, facts, lang) \
+            or _none_line(c.read.fact, kb, has_month, lang)
         out.append({"text": tpl.format(what=what, has=c.value, name=name, need=need), "field": c.read.field,
                     "has": c.value, "need": sorted(map(str, c.needs)), "at": list(c.read.at), "fact": c.read.fact})
     order = ("初傳", "中傳", "末傳", "干上", "干陰", "支上", "支陰", "日干", "日支")

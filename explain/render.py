@@ -154,7 +154,12 @@ def whynot_lines(w_):
     out += [("  · " if x.get("field") == "由" else "  ✗ ") + ((x.get("texts") or {}).get(lang) or x["text"])
             for x in r.get("board") or []]
     out += ["  " + _condition(c) for c in r["conditions"]]
-    if r.get("note"):
+    q = (r.get("note_of") or {}).get("question")
+    if q and lang == "ja":          # the command line's note, in the page's language, with its flag
+        out.append(f"  （この条は「{q}」を問うときにのみ論じる（--question {q}））")
+    elif r.get("note_of", {}) and r["note_of"].get("all_held") and lang == "ja":
+        out.append("  （条件はこの盤にすべて具わる：成立している（liuren why の成立の鎖を見よ）か、その属する占いをこの盤が問うていない）")
+    elif r.get("note"):
         out.append(f"  （{r['note']}）")
     return out
 

@@ -20,6 +20,7 @@ from liuren.knowledge.conditions import expand_macros
 from liuren.rules.compile import TEST_FUNCS
 from liuren.rules.judging import _sources
 from liuren.knowledge.kbload import VAR_RE, load_kb
+from liuren.explain.reads import month_types
 
 BUDGET = 50000
 
@@ -324,18 +325,20 @@ def why_not(g, key, kb=None):
     if model is not None:           # the rule page's lines, judged on the board
         conds = model
     q = rule.meta.get("question")
-    note = None
+    note = note_of = None           # note: the command line's words; note_of: what a page words itself
     if q and g.graph.get("question") != q:
         note = f"這條規則只在問「{q}」時適用（--question {q}）"
+        note_of = {"question": q}
     elif len(held) == len(items):
         note = "諸條件本盤皆具：或已成立（見 liuren why 之成立鏈），或其所屬之占本盤未問"
+        note_of = {"all_held": True}
     return {"rule": key, "name": entry.name if entry else key, "fired": False, "family": rule.id if rule.id != key else None,
             "board": [dict(x, texts={lg: board_lines[lg][i]["text"] for lg in board_lines})
                       for i, x in enumerate(board_lines["zh"])],
             "conditions": conds, "bindings": {k.lstrip("$"): v for k, v in b.items() if "~" not in k},
             "sources": [{**{k: s[k] for k in ("seed", "para", "quote") if s.get(k) is not None},
                          "book": s["book"], "volume": s["volume"]} for s in _sources(kb, entry or rule)],
-            "note": note}
+            "note": note, "note_of": note_of}
 
 
 INPUT_FACTS = ("問", "時令", "人", "夫妻行年", "農曆", "節日", "宿")
@@ -362,6 +365,17 @@ def lacks(item, said, fb, kb):
             return x if isinstance(x, str) and x and not _is_var(x) and not x.startswith("~") else None
         if k in INPUT_FACTS and not have:
             found = (k, None)
+        elif k == "占類" and value("類") and not any(f.get("類") == value("類") for f, _ in have):
+            # 此占屬占兵 / 此占屬陽人: a kind of 占 the board has not been given (the question asked, or
+            # the asker's sex, where a table of the KB gives the kind by 性別)
+            by_sex = any(value("類") in {c.get("類") for r in t.rows for c in (r.data or ())}
+                         for t in kb.tables.values() if "性別" in (t.columns or ()))
+            if by_sex and not fb.by_type.get("人"):
+                found = ("人", None)
+            elif not by_sex and not fb.by_type.get("問"):
+                found = ("問", None)
+        elif not fb.by_type.get("時令") and k in month_types(kb):
+            found = ("時令", None)                  # 初傳旺衰 on a board given no month
         elif value("位") in INPUT_PLACES and not any(f.get("位") == value("位") for f, _ in fb.by_type.get("位") or []):
             found = (value("位"), None)             # 行年上見亥 on a board given no 行年
         elif k == "判" and value("規") and not any(f.get("規") == value("規") for f, _ in have):
@@ -436,12 +450,95 @@ def _allowed(w, v, val):
 ONE_A_BOARD = ("傳", "日", "時令", "晝夜", "問", "人", "夫妻行年", "農曆")     # facts a board has one of
 
 
-def _board_env(w, fb, pre=None, named=()):
+def _board_env(w, fb, pre=None, named=(), names=None):
     """The board's value of each variable of a way that the board gives one value: read at a named
     place (初傳, 干上 …), on the plate from a branch already read, in a fact the board has one of (its
     發用之門), or the one value a table gives for values already read (日干之合所寄).  Never a value
     chosen among several to satisfy the condition."""
     env = dict(pre or {})
+    _read_board(w, fb, env, named)
+    for _ in range(4):              # then what a general's branch or a table's one value reaches
+        if not (_by_general(w, fb, env, names or {}) | _by_links(w, fb, env)):
+            break
+        _read_board(w, fb, env, named)
+    return env
+
+
+def _by_links(w, fb, env):
+    """The one value a table gives for values already read, followed through the tables the way
+    names its values by (日干之合所寄: 庚 → 乙 → 辰), whatever values the entry's own row allows
+    there (the row is left out: it is what the board is judged against).  True if anything was read."""
+    kb = getattr(fb, "kb", None)
+    if kb is None:
+        return False
+    grew = False
+    for table, fields in getattr(w, "links", ()):
+        t = kb.tables.get(table)
+        if t is None or "id" in fields:
+            continue
+        known, among = {}, {}
+        for f, x in fields.items():
+            if isinstance(x, dict):
+                continue
+            if isinstance(x, (list, tuple, set, frozenset)):
+                among[f] = set(x)                           # one of the pattern's values
+            elif x in env:
+                known[f] = env[x]
+            elif not (isinstance(x, str) and x[:1] in "$~"):
+                known[f] = x                                # a literal of the pattern
+            elif w.dom.get(x) is not None and len(w.dom[x]) == 1:
+                known[f] = next(iter(w.dom[x]))             # a value the way fixes
+        if not known:
+            continue
+        rows = [c for r in t.rows for c in (r.data or ()) if all(c.get(f) == v for f, v in known.items())
+                and all(c.get(f) in vs for f, vs in among.items())]
+        for f, x in fields.items():
+            if f in known or f in among or x in env:
+                continue
+            vals = {c.get(f) for c in rows}
+            if len(vals) == 1 and None not in vals:
+                env[x] = vals.pop()
+                grew = True
+    return grew
+
+
+def _by_general(w, fb, env, names):
+    """The branch a named general rides, where a way reads it by the general alone (貴人所乘,
+    六合所乘 入占) and nothing else has read it: the board's one branch under that general.  And a
+    position's branch where the way reads it through a fact the board lacks (位氣 with no month
+    given: 初傳 is still the board's 初傳).  True if anything was read."""
+    grew = False
+    for a in w.atoms:
+        br = next((f for f in ("天", "支") if f in a.fields), None)
+        gen = a.fields.get("將")
+        if br is None or a.fields[br] in env or gen is None:
+            continue
+        if a.key or any(v in env for f, v in a.fields.items() if f in ("位", "地", "課")):
+            continue
+        d = w.dom.get(gen)
+        if gen in env:
+            d = {env[gen]}
+        if not d or len(d) != 1:
+            continue
+        one = next(iter(d))
+        if not str(names.get(a.fields[br], "")).startswith(one + "所乘"):
+            continue                # the general is what the line needs there, not what names the branch
+        got = [f for f, _ in fb.facts("盤") if f.get("將") == one]
+        if len(got) == 1:
+            env[a.fields[br]] = got[0]["天"]
+            env.setdefault(gen, one)
+            grew = True
+    for a in w.atoms:
+        if a.fact == "位氣" and not fb.facts("位氣") and "支" in a.fields and a.fields["支"] not in env:
+            at = dict(a.key).get("位")
+            got = [f for f, _ in fb.facts("位") if at is not None and f.get("位") == at]
+            if len(got) == 1 and "支" in got[0]:
+                env[a.fields["支"]] = got[0]["支"]
+                grew = True
+    return grew
+
+
+def _read_board(w, fb, env, named):
     for _ in range(8):
         grew = False
         for a in w.atoms:
@@ -470,7 +567,6 @@ def _board_env(w, fb, pre=None, named=()):
                     grew = True
         if not grew:
             break
-    return env
 
 
 def _cands(a, fb, env):
@@ -589,14 +685,23 @@ def _same_values(v, w, fb, env):
     return list(dict.fromkeys(out)) if len(out) > 1 else []
 
 
-def _choice_values(v, w, fb, raw=False):
+def _choice_values(v, w, fb, raw=False, pairs=False):
     """A branch read at one of several places (初傳或中傳或末傳): the board's branch at each of them
     (日干 its stem and the branch it lodges in: 日干 丁（寄未）; a 天盤 branch read over a place: 干上
     神 …, said 日干上 子)."""
     from liuren.explain.conditions import _place_order
     out = []
+    gen_of = next((a.fields["天"] for a in w.atoms if a.fact == "盤" and a.fields.get("將") == v
+                   and a.fields.get("天") and a.fields.get("天") != v), None)
+    if gen_of is not None:
+        # the general a branch read at one of several places carries: at each place, its branch and general
+        rides = {f.get("天"): f.get("將") for f, _ in fb.facts("盤")}
+        got = _choice_values(gen_of, w, fb, pairs=True)
+        if raw:
+            return list(dict.fromkeys(rides.get(b) for _, b in got if rides.get(b)))
+        return list(dict.fromkeys(f"{x} 所乘之將 {rides[b]}" for x, b in got if rides.get(b)))
     for a in w.atoms:
-        fl = next((f for f in ("支", "天") if a.fields.get(f) == v), None)
+        fl = next((f for f in ("支", "天", "地") if a.fields.get(f) == v), None)
         if a.fact == "位" and fl and "位" in a.fields:
             places = sorted(w.dom.get(a.fields["位"]) or (), key=_place_order)
             board = {f.get("位"): f for f, _ in fb.facts("位")}
@@ -604,17 +709,24 @@ def _choice_values(v, w, fb, raw=False):
                 f = board.get(p) or {}
                 if not f.get(fl):
                     continue
-                if raw:
-                    out.append(f[fl])
-                elif fl == "天" and p not in ("初傳", "中傳", "末傳"):     # the 天盤 branch over the place: 干上
-                    out.append(f"{ {'日干': '干上', '日支': '支上'}.get(p, p + '上')} {f['天']}")
-                elif fl == "天":                                # a 三傳 is a 天盤 branch itself
-                    out.append(f"{p} {f['天']}")
-                elif p == "日干" and f.get("干"):
-                    out.append(f"日干 {f['干']}（寄{f['支']}）")
+                if pairs:
+                    out.append((_choice_label(p, fl, f), f[fl]))
                 else:
-                    out.append(f"{p} {f['支']}")
-    return list(dict.fromkeys(out))
+                    out.append(f[fl] if raw else _choice_label(p, fl, f))
+    return out if pairs else list(dict.fromkeys(out))
+
+
+def _choice_label(p, fl, f):
+    """A place and its branch as _choice_values says it (干上 巳, 本命上 辰, 日干 丁（寄未）)."""
+    if fl == "天" and p not in ("初傳", "中傳", "末傳") and f.get("盤") != "天":
+        return f"{ {'日干': '干上', '日支': '支上'}.get(p, p + '上')} {f['天']}"
+    if fl == "天":
+        return f"{p} {f['天']}"
+    if fl == "地":                      # where a 天盤 place sits (初傳所臨)
+        return f"{p}所臨 {f['地']}"
+    if p == "日干" and f.get("干"):
+        return f"日干 {f['干']}（寄{f['支']}）"
+    return f"{p} {f['支']}"
 
 
 def _placed_known(a, w, ww, env):
@@ -791,12 +903,12 @@ def model_conditions(kb, target, fb, pre=None):
     per_way = []
     for w, ww, lines in ways:
         named = getattr(ww, "class_named", set())
-        env = _board_env(w, fb, named=named)
+        env = _board_env(w, fb, named=named, names=ww.names)
         # where the board meets every positive part of the way, its values there (a choice of places,
         # 初傳或中傳或末傳, read where it holds): what is left to fail is a negation or a test
         whole = _solve([a for a in w.atoms if a.fact != "判"], w, fb, env, None, w.rels)
         if whole is not None:
-            env = _board_env(w, fb, whole, named)
+            env = _board_env(w, fb, whole, named, ww.names)
 
         def neg_held(i, at=None, w=w, env=env):
             _text, free, cond = w.negs[i]
@@ -826,7 +938,7 @@ def model_conditions(kb, target, fb, pre=None):
                     got[-1]["lacks"] = {lg: WORDS[lg]["lacks"]["判"].format(x=names) for lg in ("zh", "ja")}
             elif not ok and not got[-1]["facts"]:
                 keys = {v for v in w.rels[what[1]][0] if v not in {o for _, o in ww.own_outs}} \
-                    if what[0] == "placed" else set()
+                    if what[0] in ("placed", "rel") else set()
                 atoms = [what[1]] if what[0] in ("atom", "judged", "seen") else \
                     [a for a in w.atoms if what[0] in ("dom", "same") and what[1] in a.fields.values()
                      or set(a.fields.values()) & keys]

@@ -277,6 +277,9 @@ def _why_ctx(request, svc, p, r, lang):
     if not chain["report"].get("fired"):
         from liuren.app.contrast import contrast
         chain["report"]["contrast"] = contrast(request.app.state.finder, p, r.board, e.id, lang)
+        q = (chain["report"].get("note_of") or {}).get("question")
+        if q:               # a rule only a question brings out: the same board asked that question
+            chain["report"]["question_query"] = P.query_string(p, question=q)
     return {"chain": chain, "why": svc.typed_name(e, lang)}
 
 

@@ -92,6 +92,8 @@ class Check:
     ok: bool
     what: str = "read"              # read | relation | not | test
     reads: tuple = ()
+    chosen: bool = True             # False: the board has several facts the read could be, none of
+    #                                 them fitting; `value` is one of them, not the board's value there
 
 
 @dataclass
@@ -1125,8 +1127,12 @@ def _at(w, a, place=None):
     at = tuple(str(k[1]) for k in a.key)
     if "位" in FUNCTIONAL.get(a.fact, ()) and not at:
         at = tuple(sorted(map(str, w.dom.get(a.fields.get("位")) or ())))
-    if a.fact == "盤" and not at:
-        at = place.get(a.fields.get("天"), ())
+    if a.fact == "遁" and a.fields.get("支") in place:
+        at = place[a.fields["支"]]           # the stem a position's branch hides (支上 遁丁)
+    if a.fact == "盤" and a.fields.get("天") in place:
+        # the general on a position's branch is read at that position, even where the way fixes
+        # the branch (牛女相會: 初傳 子 乘 太常 is the general at 初傳, not a 地盤 子)
+        at = place[a.fields["天"]]
     return at
 
 
@@ -1160,31 +1166,41 @@ def _check_way(w, by_type):
         left = []
         for a in pending:
             cands = list(by_type.get(a.fact, ()))
-            cands = [f for f in cands if all(f.get(k) == v for k, v in a.key)]
-            # a key through a variable already bound
-            for f, v in a.fields.items():
-                if v in env and f in FUNCTIONAL.get(a.fact, ()) + (("天",) if a.fact == "盤" else ()):
-                    cands = [c for c in cands if c.get(f) == env[v]]
+            # a key through a variable already bound: the fact the board reaches that way, even where
+            # the way fixes the key to another value (the mismatch is said where the variable was read)
+            keyed = {f for f, v in a.fields.items()
+                     if v in env and f in FUNCTIONAL.get(a.fact, ()) + (("天",) if a.fact == "盤" else ())}
+            cands = [f for f in cands if all(f.get(k) == v for k, v in a.key if k not in keyed)]
+            for f in keyed:
+                cands = [c for c in cands if c.get(f) == env[a.fields[f]]]
+            gen = a.fields.get("將") if a.fact == "盤" else None
+            if gen is not None and not keyed and not a.key and w.dom.get(gen) and len(w.dom[gen]) == 1:
+                # a general the way names (貴人所乘): the board's one branch under it
+                cands = [c for c in cands if c.get("將") in w.dom[gen]] or cands
             keyvars = [v for f, v in a.fields.items() if f in FUNCTIONAL.get(a.fact, ())]
             if a.fact in FUNCTIONAL and FUNCTIONAL[a.fact] and not a.key and any(v not in env for v in keyvars) \
                     and len(cands) > 1:
                 # several facts could be meant: choose the one whose values are all allowed
                 good = [c for c in cands if all(_allowed(w, v, c.get(f)) for f, v in a.fields.items())]
+                chosen = bool(good)
                 cands = good or cands
+            else:
+                chosen = True
             at = _at(w, a)
             fact = cands[0] if cands else None
             if a.fact not in FUNCTIONAL and len(cands) > 1:
                 good = [c for c in cands if all(_allowed(w, v, c.get(f)) and (v not in env or env[v] == c.get(f))
                                                 for f, v in a.fields.items())]
                 fact = good[0] if good else cands[0]
+                chosen = bool(good)
             for f, v in sorted(a.fields.items()):
                 val = fact.get(f) if fact is not None else None
                 ok = fact is not None and _allowed(w, v, val) and (v not in env or env[v] == val)
-                if fact is not None and v not in env:
-                    env[v] = val
+                if fact is not None and v not in env and chosen:
+                    env[v] = val            # (never a value of a fact picked among several that do not fit)
                 needs = None if v in w.free else w.dom.get(v)
                 r = Read(a.fact, at, f, _sort_of(a, f), needs, w.names.get(v, v))
-                out.append(Check(r, val, needs, ok))
+                out.append(Check(r, val, needs, ok, chosen=chosen))
             if not a.fields:
                 r = Read(a.fact, at, "", _sort_of(a, ""), None, "")
                 out.append(Check(r, bool(fact), True, fact is not None))

@@ -294,8 +294,8 @@ def entry_lines(kb, entry, rule, pre, fb, variants=None, lang="zh"):
 # ------------------------------------------------------------------ on the condition model
 # Since the condition model (liuren.knowledge.meaning) exists, a WHY-NOT's board lines are read off it:
 # check_on(entry, the board's facts) gives, way by way, each read with the board's value there and
-# the values needed.  The derivation above stays for what the model does not cover (a 底本 variant's
-# own `when:`, or an entry the model has no way for).
+# the values needed (a variant's own `when:` has its model too).  The derivation above stays for what
+# the model does not cover (an entry the model has no way for).
 MAX_SHOWN = 8
 
 
@@ -323,22 +323,31 @@ def _needs_words(needs, lang):
     return OR[lang].join(vals)
 
 
-def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
-    """The board-value lines of the way that comes nearest (fewest reads failed), from the model;
-    None when the model has no way for the entry."""
+def model_lines(kb, entry_id, facts, judged, name, lang="zh", variant=None):
+    """The board-value lines of the way that comes nearest (fewest reads failed), from the model (of
+    the variant's own `when:`, where one is given that has it); None when the model has no way for
+    the entry."""
     from liuren.knowledge.meaning import meaning_of
     m = meaning_of(kb)
     if entry_id not in m.entries:
         return None
-    ways = m.check_on(entry_id, facts, judged=judged)
+    ways = m.check_on(entry_id, facts, judged=judged, variant=variant)
     if not ways:
         return None
     best = min(ways, key=lambda cs: sum(1 for c in cs if c.what == "read" and not c.ok))
     has_month = any(f.get("t") == MONTH_FACT for f in facts)
+    from liuren.knowledge.meaning import FUNCTIONAL
+    many = {}
+    for f in facts:
+        many[f.get("t")] = many.get(f.get("t"), 0) + 1
     out, seen = [], set()
     for c in best:
         if c.what != "read" or c.ok or c.read is None or c.needs is None or c.read.fact == "判":
             continue
+        if c.read.fact not in FUNCTIONAL and many.get(c.read.fact, 0) > 1:
+            continue            # one of several facts of its kind (本命上見辰 among the 位上): no value of the board's
+        if len(c.read.at) > 1:
+            continue            # at one of several places (干上或支上): the lines below give the board's at each
         if len(c.needs) >= 12 or c.value in c.needs:      # any branch at all, or a join that failed, not a value:
             continue                                      # the conditions below say it
         key = (c.read.fact, c.read.at, c.read.field)

@@ -256,15 +256,15 @@ def why_not(g, key, kb=None):
     # model will take its place)
     from liuren.explain import reads as RD
     from liuren.explain.words import display_name
-    variant_when = any(v.get("when") for v in rule.variants if v["id"] == (variants.get(rule.id) or variants.get("*")))
+    from liuren.knowledge.meaning import meaning_of
+    # a variant with a `when:` of its own is read by its own model (its rule page shows its lines)
+    reading = choice if key == rule.id and meaning_of(kb).has_variant(key, choice) else None
     board_facts = [f for t, lst in fb.by_type.items() for f, _ in lst]
     judged = [f.get("規") for f, _ in fb.by_type.get("判", [])]
-    board_lines = None
-    if not variant_when:                # the model reads each entry's default reading
-        board_lines = {lg: RD.model_lines(kb, key, board_facts, judged, display_name(entry or rule, lg), lg)
-                       for lg in ("zh", "ja")}
-        if board_lines["zh"] is None:
-            board_lines = None
+    board_lines = {lg: RD.model_lines(kb, key, board_facts, judged, display_name(entry or rule, lg), lg, reading)
+                   for lg in ("zh", "ja")}
+    if board_lines["zh"] is None:
+        board_lines = None
     if board_lines is None:
         board_lines = {lg: RD.entry_lines(kb, entry or rule, rule, pre, fb, variants, lg) for lg in ("zh", "ja")}
     from liuren.explain.words import condition_words
@@ -320,7 +320,7 @@ def why_not(g, key, kb=None):
         gone = lacks(item, said, fb, kb) if not ok and not facts else None
         conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {}),
                       **({"lacks": gone} if gone else {})})
-    model = model_conditions(kb, entry or rule, fb) if not variant_when else None
+    model = model_conditions(kb, entry or rule, fb, variant=reading)
     if model is not None:           # the rule page's lines, judged on the board
         conds = model
     q = rule.meta.get("question")
@@ -727,6 +727,8 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
             got = _board_values_of(x, w, ww, fb, env)
             if got:
                 tail = [got]
+        if not ok and not tail and not has and x.fact in fb.derived_types:
+            tail = _derived_at(x, w, fb)
     elif kind == "rel":
         vs, tuples, _ = w.rels[x]
         if all(v in env for v in vs):
@@ -769,6 +771,23 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
     return ok, has + tail
 
 
+AT_FIELDS = ("位", "方", "課")          # the fields of a derived fact that say where it is (月建上見 …, 傳有 …)
+
+
+def _derived_at(a, w, fb, n=4):
+    """「月建上見子（乘六合）」: the board's derived facts of a failed line's kind at the places the line
+    reads (its 位 or 方), in their own words; [] where the line names no place or the board has none."""
+    at = {}
+    for f, v in a.fields.items():
+        if f in AT_FIELDS and w.dom.get(v):
+            at[f] = w.dom[v]
+    at.update({f: {x} for f, x in a.key if f in AT_FIELDS and not _is_var(x)})
+    if not at:
+        return []
+    got = [t or _plain_text(f) for f, t in fb.facts(a.fact) if all(f.get(k) in vals for k, vals in at.items())]
+    return list(dict.fromkeys(got))[:n]
+
+
 def _class_values(v, w, ww, fb, name):
     """「日鬼 辰或戌」: the branches the board makes of the class a branch is named by."""
     for a in w.atoms:
@@ -779,12 +798,13 @@ def _class_values(v, w, ww, fb, name):
     return []
 
 
-def model_conditions(kb, target, fb, pre=None):
-    """The conditions of a WHY-NOT: the rule page's lines (explain.conditions.judged_ways), each judged on
-    the board, with the board's values at the places it names.  Of several ways, the lines all share,
-    then those of the way the board comes nearest (marked alt).  None where the model has no lines."""
+def model_conditions(kb, target, fb, pre=None, variant=None):
+    """The conditions of a WHY-NOT: the rule page's lines (explain.conditions.judged_ways; a variant's
+    own where it has a `when:`), each judged on the board, with the board's values at the places it
+    names.  Of several ways, the lines all share, then those of the way the board comes nearest
+    (marked alt).  None where the model has no lines."""
     from liuren.explain.conditions import judged_ways
-    ways = judged_ways(kb, target)
+    ways = judged_ways(kb, target, variant)
     if not ways or not any(lines for _, _, lines in ways):
         return None
     judged_ids = {f.get("規") for f, _ in fb.by_type.get("判", [])}
@@ -834,6 +854,11 @@ def model_conditions(kb, target, fb, pre=None):
                 pats = [{a.fact: {**dict(a.key), **{f: one.get(v, v) if v not in env else v
                                                     for f, v in a.fields.items()}}} for a in atoms]
                 gone = lacks(pats, env, fb, kb) if pats else None
+                if not gone and what[0] == "atom" and what[1].fact in fb.derived_types | set(kb.derived) \
+                        and not fb.facts(what[1].fact):           # 四課缺一: the board makes none of it
+                    from liuren.explain.words import WORDS, condition_words
+                    gone = {lg: WORDS[lg]["lacks"]["fact"].format(x=f"「{condition_words(text, lg)}」")
+                            for lg in ("zh", "ja")}
                 if gone:
                     got[-1]["lacks"] = gone
         per_way.append(got)

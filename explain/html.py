@@ -465,6 +465,9 @@ def label_report(kb, rep, lang):
     for s in rep.get("steps") or []:
         if s["step"] == "cast" and s.get("key"):          # the step said in the reader's language
             s["matched"] = [step_text(s, lang, kb)]
+        ja = s.pop("matched_ja", None)
+        if lang == "ja" and ja and len(ja) == len(s.get("matched") or []):
+            s["matched"] = ja                   # a table row by its Japanese form (explain.factwords)
         s["matched"] = [L.plain(m, kb, lang) for m in s.get("matched") or []]
         s["produced"] = [L.plain(m, kb, lang) for m in s.get("produced") or []]
         if s.get("interpretation"):

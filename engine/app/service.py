@@ -148,6 +148,10 @@ class Service:
         rep = self.explain(self.judged(p), e.id)
         if lang != "zh":
             label_report(self.kb, rep, lang)
+        else:                           # (the Japanese forms of table rows: only for a page in ja)
+            for r in [rep, *(rep.get("defeated_by") or [])]:
+                for s in r.get("steps") or []:
+                    s.pop("matched_ja", None)
         return rep
 
     def trace_text(self, p, fmt):

@@ -3,9 +3,12 @@ with the board facts that come nearest.
 
 The facts are those of the trace graph (the board's facts and everything derived: its fact
 nodes, which Judgment.chain_graph keeps as the whole graph has them), plus the KB's table rows
-(data, as the trace names the KB it was judged with).  The conditions are matched against them
-by a small backtracking search that keeps the assignment satisfying the most conditions;
-nothing is fired and the engine is not run again.
+(data, as the trace names the KB it was judged with).  The conditions are the rule page's lines,
+from the condition model (liuren.knowledge.meaning; a variant with a `when:` of its own has its
+own model), each judged on the board on the binding the board meets the way by
+(model_conditions); for the few entries the model gives no lines (placements), each item of the
+condition is matched by a small backtracking search that keeps the assignment satisfying the most
+(_item_conditions).  Nothing is fired and the engine is not run again.
 
 It is one thing, the answer to "why did this rule not fire here": the search, the rule page's
 lines judged on the board (model_conditions) and what the board lacks (lacks) are kept together

@@ -53,9 +53,10 @@ class FactBase:
             except (KeyError, IndexError, ValueError):
                 pass
         cells = {k: v for k, v in f.items() if k != "id"}
-        if row is not None:                # a named row: its name, then its cells (not the table's name again)
-            return f"「{row.name}」：" + "，".join(f"{k}為{v}" for k, v in cells.items())
-        return row_words(self.kb, {"t": tab.fact_type, **cells})
+        said = row_words(self.kb, {"t": tab.id, **cells})
+        if row is not None:                # a named row: its name, then its cells in words
+            return f"「{row.name}」：{said}"
+        return said
 
     def facts(self, t):
         if t in self.by_type:

@@ -279,14 +279,10 @@ def _anchored(k, fields, field, fb, b):
 
 
 def entry_lines(kb, entry, rule, pre, fb, variants=None, lang="zh"):
-    """The board-value lines of an entry's WHY-NOT (a row reported by a family rule, or a rule)."""
+    """The board-value lines of an entry's WHY-NOT that the model has no way for (a row reported by a
+    family rule; a rule, and a variant with a `when:` of its own, are read by model_lines)."""
     from liuren.explain.words import display_name
-    when = rule.when
-    choice = (variants or {}).get(rule.id) or (variants or {}).get("*")
-    for v in rule.variants:
-        if v["id"] == choice and "when" in v:
-            when = v["when"]
-    items = expand_macros(when if isinstance(when, list) else [when], kb.macros, itertools.count())
+    items = expand_macros(rule.when if isinstance(rule.when, list) else [rule.when], kb.macros, itertools.count())
     fixed = row_bindings(kb, rule, entry.id) if entry.id != rule.id else {}
     return lines(kb, rule, items, fb, fixed, display_name(entry, lang), variants, lang)
 

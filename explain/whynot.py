@@ -20,6 +20,7 @@ from __future__ import annotations
 from liuren.explain.conditions import (CALC_WORDS, CLASS_NAMING, _Missing, _flat_cond as _flat, _fmt_value,  # noqa: F401
                                        reporting_rule, rule_names)
 from liuren.knowledge.conditions import expand_macros
+from liuren.knowledge.meaning import FUNCTIONAL
 from liuren.rules.compile import TEST_FUNCS
 from liuren.rules.judging import _sources
 from liuren.knowledge.kbload import VAR_RE, load_kb
@@ -463,6 +464,10 @@ def _board_env(w, fb, pre=None, named=()):
             cands = _cands(a, fb, env)
             if a.fact in CLASS_NAMING and id(a) in named:      # of its class (日德), not any 德合
                 cands = [f for f in cands if all(fl in f and _allowed(w, v, f[fl]) for fl, v in a.fields.items())]
+            kf = (FUNCTIONAL.get(a.fact) or (None,))[0]
+            if not a.key and kf in a.fields and a.fields[kf] not in env and w.dom.get(a.fields[kf]) is not None \
+                    and len(cands) > 1:         # one of several places (干上或本命或行年): only those it may be
+                cands = [f for f in cands if _allowed(w, a.fields[kf], f.get(kf))]
             if (a.fact in ONE_A_BOARD and len(fb.facts(a.fact)) == 1) or (keyed and cands and (
                     len(cands) == 1 or a.fact in ("位", "位氣", "盤", "傳", "日", "時令", "晝夜", "課"))):
                 if not cands:

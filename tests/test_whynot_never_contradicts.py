@@ -16,7 +16,9 @@ BOARDS = [dict(day="庚辰", on="辰加子", month="辛卯", year=2026, born=198
           dict(day="壬午", on="巳加酉", month="甲午"), dict(day="己酉", on="子加午", month="丁酉"),
           dict(day="甲子", on="申加辰", month="壬午"), dict(day="乙丑", on="戌加酉", month="戊寅"),
           dict(day="丙寅", on="戌加子", night=False), dict(day="癸酉", on="巳加亥", month="辛丑"),
-          dict(day="戊寅", on="午加寅", month="己未"), dict(day="辛亥", on="卯加未", month="丙申")]
+          dict(day="戊寅", on="午加寅", month="己未"), dict(day="辛亥", on="卯加未", month="丙申"),
+          # 簾幕貴人 (dq11-fa003) read at 干上或本命或行年: the board's 天 卯 is also over 干陰, which it may not be
+          dict(day="癸酉", on="申加丑", month="己亥", year=2026, born=1960, sex="m", night=False)]
 
 
 @pytest.mark.parametrize("board", BOARDS, ids=lambda b: f"{b['day']}{b['on']}{b.get('month', '')}")

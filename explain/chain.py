@@ -56,6 +56,17 @@ def premises(g, node, skip_rows=(), kb=None, lang="zh"):
     return out
 
 
+def rows_in(rep, lang):
+    """A HOW report with its table rows in `lang` (each step's Japanese forms, `matched_ja`, taken for
+    ja and dropped from the report for every language)."""
+    for r in [rep, *(rep.get("defeated_by") or [])]:
+        for s in r.get("steps") or []:
+            ja = s.pop("matched_ja", None)
+            if lang == "ja" and ja and s.get("step") != "cast" and len(ja) == len(s.get("matched") or []):
+                s["matched"] = ja
+    return rep
+
+
 def conclusions(g, node):
     return [g.nodes[c].get("text", c) for c in g.successors(node)
             if g.edges[node, c].get("role") == "conclusion" and g.nodes[c].get("type") != "判"]

@@ -453,6 +453,8 @@ def _kb_of(g):
 def label_report(kb, rep, lang):
     """Display names on a HOW / WHY-NOT report (a copy of each name under `label`)."""
     rep["label"] = L.name_of(kb, rep["rule"], rep["name"], lang)
+    from liuren.explain.chain import rows_in
+    rows_in(rep, lang)                          # a table row by its form in the page's language (factwords)
     for c in rep.get("conditions") or []:          # a WHY-NOT's conditions in the page's language
         c["text"] = L.condition_words(c["text"], lang)
         c["facts"] = [L.condition_words(x, lang) for x in c.get("facts") or []]
@@ -465,9 +467,6 @@ def label_report(kb, rep, lang):
     for s in rep.get("steps") or []:
         if s["step"] == "cast" and s.get("key"):          # the step said in the reader's language
             s["matched"] = [step_text(s, lang, kb)]
-        ja = s.pop("matched_ja", None)
-        if lang == "ja" and ja and len(ja) == len(s.get("matched") or []):
-            s["matched"] = ja                   # a table row by its Japanese form (explain.factwords)
         s["matched"] = [L.plain(m, kb, lang) for m in s.get("matched") or []]
         s["produced"] = [L.plain(m, kb, lang) for m in s.get("produced") or []]
         if s.get("interpretation"):

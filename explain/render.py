@@ -60,19 +60,12 @@ def localize(report, kb, lang):
                           dict(st, name=step_name(st.get("name"), lang), matched=[step_text(st, lang, kb)])
                           for st in r.get("steps") or []]
         if r.get("steps"):              # a table row by its form in the reader's language (explain.factwords)
-            r["steps"] = [_with_rows(st, lang) for st in r["steps"]]
+            from liuren.explain.chain import rows_in
+            r["steps"] = rows_in({"steps": [dict(st) for st in r["steps"]]}, lang)["steps"]
         if r.get("defeated_by"):
             r["defeated_by"] = [walk(d) for d in r["defeated_by"]]
         return r
     return walk(report)
-
-
-def _with_rows(st, lang):
-    st = dict(st)
-    ja = st.pop("matched_ja", None)
-    if lang == "ja" and ja and st.get("step") != "cast" and len(ja) == len(st.get("matched") or []):
-        st["matched"] = ja
-    return st
 
 
 def aspect_lines(a, lang=None):

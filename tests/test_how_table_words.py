@@ -102,3 +102,16 @@ def test_every_row_of_every_table_a_rule_reads_is_said_in_words():
                     left.add(t.id)
     assert n > 5000
     assert len(left) <= LEFT_GENERIC_MAX, sorted(left)
+
+
+def test_the_web_page_in_ja_and_the_json_twins():
+    from fastapi.testclient import TestClient
+    from liuren.web.app import create_app
+    c = TestClient(create_app(None, warm=False))
+    q = "day=庚辰&on=辰加子&why=jzb-place-xinjiu"
+    assert "孟仲季によれば仲は半新" in c.get(f"/board?{q}&lang=ja").text
+    assert "據孟仲季，仲為半新" in c.get(f"/board?{q}").text
+    for url in ("/api/why/jzb-place-xinjiu?day=庚辰&on=辰加子", f"/api/judge?{q}",
+                "/api/why/jzb-place-xinjiu?day=庚辰&on=辰加子&lang=ja"):
+        t = c.get(url).text
+        assert "matched_ja" not in t and ("仲為半新" in t or "仲は半新" in t), url

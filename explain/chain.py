@@ -35,9 +35,10 @@ def ancestors(g, targets):
     return sorted(seen, key=lambda n: g.nodes[n]["n"])
 
 
-def premises(g, node, skip_rows=(), kb=None):
+def premises(g, node, skip_rows=(), kb=None, lang="zh"):
     """Words for the facts a firing matched: board and derived facts first, table rows after (a row
-    the engine could only dump said as a sentence, explain.factwords)."""
+    the engine could only dump said as a sentence in `lang`, explain.factwords; the rest as the
+    trace words them)."""
     from liuren.explain.factwords import is_dump, row_words
     facts = [p for p in g.predecessors(node) if g.edges[p, node].get("role") == "premise"]
     order = {"board": 0, "derived": 1, "table": 2}
@@ -49,10 +50,21 @@ def premises(g, node, skip_rows=(), kb=None):
             continue                  # the row being reported is the conclusion, not a premise
         text = d.get("text", f)
         if d.get("origin") == "table" and kb is not None and is_dump(text, kb, d.get("fields") or {}):
-            text = row_words(kb, d["fields"]) or text
+            text = row_words(kb, d["fields"], lang) or text
         if text not in out:
             out.append(text)
     return out
+
+
+def rows_in(rep, lang):
+    """A HOW report with its table rows in `lang` (each step's Japanese forms, `matched_ja`, taken for
+    ja and dropped from the report for every language)."""
+    for r in [rep, *(rep.get("defeated_by") or [])]:
+        for s in r.get("steps") or []:
+            ja = s.pop("matched_ja", None)
+            if lang == "ja" and ja and s.get("step") != "cast" and len(ja) == len(s.get("matched") or []):
+                s["matched"] = ja
+    return rep
 
 
 def conclusions(g, node):
@@ -142,6 +154,8 @@ def firing_step(g, node, final=False, kb=None):
     interp = d.get("interpretation") or None
     return {"step": "conclusion" if final else "derive", "n": d["n"], "rule": d["report"], "family": d["rule"],
             "name": d["name"], "kind": d.get("rule_kind"), "matched": premises(g, node, skip_rows=(d["report"],), kb=kb),
+            # a table row said in Japanese by its own form (explain.factwords), not the Chinese one rendered
+            "matched_ja": premises(g, node, skip_rows=(d["report"],), kb=kb, lang="ja"),
             "produced": conclusions(g, node), "bindings": d.get("bindings", {}),
             "sources": source_list(d.get("sources", [])), "interpretation": interp or None,
             "calc": d.get("calc") or [], "defeated": d.get("defeated", False)}

@@ -1654,9 +1654,19 @@ def _rule_of(kb, entry):
     return reporting_rule(kb, entry.id)
 
 
-def _entry_ways(kb, m, entry, rule):
-    """The model's ways of an entry (its possible ones): its own; for a row read through a derived
-    fact's 源, those composed from the rules that make the fact from the row (sourced); else None."""
+def _when_of(kb, rule, variant=None):
+    """The condition a rule reads under a variant (its own `when:` where it has one), as items."""
+    when = next((v["when"] for v in rule.variants if v["id"] == variant and v.get("when") is not None), rule.when)
+    return list(_flat_items(expand_macros(when if isinstance(when, list) else [when], kb.macros, itertools.count())))
+
+
+def _entry_ways(kb, m, entry, rule, variant=None):
+    """The model's ways of an entry (its possible ones): its own (a variant's, where it has a `when:`
+    of its own); for a row read through a derived fact's 源, those composed from the rules that make
+    the fact from the row (sourced); else None."""
+    if variant is not None and m.has_variant(entry.id, variant):
+        ways = m.requirement(entry.id, variant=variant)
+        return [w for w in ways if not w.impossible] or ways
     if entry.id in m.entries:
         ways = composed(kb, entry.id) or m.requirement(entry.id)     # 刑干: the 見 it reads, made from the 煞
     else:
@@ -1670,18 +1680,17 @@ def _entry_ways(kb, m, entry, rule):
     return [w for w in ways if not w.impossible] or ways
 
 
-def way_lines(kb, entry, ref=None):
+def way_lines(kb, entry, ref=None, variant=None):
     """[[line] per way] of an entry from the model (its direct form: another rule read as 已成)."""
     from liuren.knowledge.meaning import meaning_of
     m = meaning_of(kb)
     rule, _ = _rule_of(kb, entry)
     if rule is None:
         return rule, []
-    ways = _entry_ways(kb, m, entry, rule)
+    ways = _entry_ways(kb, m, entry, rule, variant)
     if ways is None:
         return rule, []
-    items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
-                                           kb.macros, itertools.count())))
+    items = _when_of(kb, rule, variant)
     own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else \
         [] if entry.id in m.entries and composed(kb, entry.id) else None
     wws = [_Way(kb, m, w, ref, items, own=own) for w in ways]
@@ -1689,7 +1698,7 @@ def way_lines(kb, entry, ref=None):
     return rule, [ww.lines() for ww in wws]
 
 
-def judged_ways(kb, entry):
+def judged_ways(kb, entry, variant=None):
     """[(way, its named form, [(line, what it says)])] per way of an entry: the rule page's lines with
     the model's parts behind each, for WHY-NOT to judge on a board (the same lines as way_lines)."""
     from liuren.knowledge.meaning import meaning_of
@@ -1697,11 +1706,10 @@ def judged_ways(kb, entry):
     rule, _ = _rule_of(kb, entry)
     if rule is None:
         return []
-    ways = _entry_ways(kb, m, entry, rule)
+    ways = _entry_ways(kb, m, entry, rule, variant)
     if ways is None:
         return []
-    items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
-                                           kb.macros, itertools.count())))
+    items = _when_of(kb, rule, variant)
     own = sourced(kb, entry.id)[2] if entry.id not in m.entries and sourced(kb, entry.id) is not None else \
         [] if entry.id in m.entries and composed(kb, entry.id) else None
     wws = [_Way(kb, m, w, None, items, own=own) for w in ways]
@@ -1709,11 +1717,12 @@ def judged_ways(kb, entry):
     return [(ww.w, ww, ww.judged_lines()) for ww in wws]
 
 
-def conditions_in_words(kb, entry, links=False):
+def conditions_in_words(kb, entry, links=False, variant=None):
     """(the family rule when the entry is a row it reports, else None or the rule itself,
-    [each condition in words]).  links: another rule named in a condition is marked for segments()."""
+    [each condition in words]).  links: another rule named in a condition is marked for segments().
+    variant: the lines of that reading, where the variant has a `when:` of its own."""
     ref = (lambda e: REF.format(e.id)) if links else None
-    rule, ways = way_lines(kb, entry, ref)
+    rule, ways = way_lines(kb, entry, ref, variant)
     if rule is None:
         return None, []
     if not ways:

@@ -453,6 +453,8 @@ def _kb_of(g):
 def label_report(kb, rep, lang):
     """Display names on a HOW / WHY-NOT report (a copy of each name under `label`)."""
     rep["label"] = L.name_of(kb, rep["rule"], rep["name"], lang)
+    from liuren.explain.chain import rows_in
+    rows_in(rep, lang)                          # a table row by its form in the page's language (factwords)
     for c in rep.get("conditions") or []:          # a WHY-NOT's conditions in the page's language
         c["text"] = L.condition_words(c["text"], lang)
         c["facts"] = [L.condition_words(x, lang) for x in c.get("facts") or []]

@@ -287,14 +287,10 @@ def _anchored(k, fields, field, fb, b):
 
 
 def entry_lines(kb, entry, rule, pre, fb, variants=None, lang="zh"):
-    """The board-value lines of an entry's WHY-NOT (a row reported by a family rule, or a rule)."""
+    """The board-value lines of an entry's WHY-NOT that the model has no way for (a row reported by a
+    family rule; a rule, and a variant with a `when:` of its own, are read by model_lines)."""
     from liuren.explain.words import display_name
-    when = rule.when
-    choice = (variants or {}).get(rule.id) or (variants or {}).get("*")
-    for v in rule.variants:
-        if v["id"] == choice and "when" in v:
-            when = v["when"]
-    items = expand_macros(when if isinstance(when, list) else [when], kb.macros, itertools.count())
+    items = expand_macros(rule.when if isinstance(rule.when, list) else [rule.when], kb.macros, itertools.count())
     fixed = row_bindings(kb, rule, entry.id) if entry.id != rule.id else {}
     return lines(kb, rule, items, fb, fixed, display_name(entry, lang), variants, lang)
 
@@ -302,8 +298,8 @@ def entry_lines(kb, entry, rule, pre, fb, variants=None, lang="zh"):
 # ------------------------------------------------------------------ on the condition model
 # Since the condition model (liuren.knowledge.meaning) exists, a WHY-NOT's board lines are read off it:
 # check_on(entry, the board's facts) gives, way by way, each read with the board's value there and
-# the values needed.  The derivation above stays for what the model does not cover (a 底本 variant's
-# own `when:`, or an entry the model has no way for).
+# the values needed (a variant's own `when:` has its model too).  The derivation above stays for what
+# the model does not cover (an entry the model has no way for).
 MAX_SHOWN = 8
 
 
@@ -371,18 +367,23 @@ def _input_line(read, facts, lang):
 NEEDS_TAIL = {"zh": "{name}要 {need}", "ja": "{name}は {need} を要する"}
 
 
-def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
-    """The board-value lines of the way that comes nearest (fewest reads failed), from the model;
-    None when the model has no way for the entry."""
+def model_lines(kb, entry_id, facts, judged, name, lang="zh", variant=None):
+    """The board-value lines of the way that comes nearest (fewest reads failed), from the model (of
+    the variant's own `when:`, where one is given that has it); None when the model has no way for
+    the entry."""
     from liuren.knowledge.meaning import meaning_of
     m = meaning_of(kb)
     if entry_id not in m.entries:
         return None
-    ways = m.check_on(entry_id, facts, judged=judged)
+    ways = m.check_on(entry_id, facts, judged=judged, variant=variant)
     if not ways:
         return None
     best = min(ways, key=lambda cs: sum(1 for c in cs if c.what == "read" and not c.ok))
     has_month = any(f.get("t") == MONTH_FACT for f in facts)
+    from liuren.knowledge.meaning import FUNCTIONAL
+    many = {}
+    for f in facts:
+        many[f.get("t")] = many.get(f.get("t"), 0) + 1
     out, seen = [], set()
     # a 盤's 天 that is a position's own branch is said once, at the position (初傳 亥), not again as
     # the 上神 of that branch
@@ -392,6 +393,10 @@ def model_lines(kb, entry_id, facts, judged, name, lang="zh"):
         if c.what != "read" or c.ok or c.read is None or c.needs is None or c.read.fact == "判" or not c.chosen \
                 or len(c.read.at) > 1:      # (a choice of places: the condition lines say the board's each)
             continue
+        if c.read.fact not in FUNCTIONAL and many.get(c.read.fact, 0) > 1:
+            continue            # one of several facts of its kind (本命上見辰 among the 位上): no value of the board's
+        if len(c.read.at) > 1:
+            continue            # at one of several places (干上或支上): the lines below give the board's at each
         if len(c.needs) >= 12 or c.value in c.needs:      # any branch at all, or a join that failed, not a value:
             continue                                      # the conditions below say it
         if (c.read.fact not in BOARD_TYPES and c.read.fact not in month_types(kb)) or _whole_domain(c.needs):

@@ -59,6 +59,9 @@ def localize(report, kb, lang):
             r["steps"] = [dict(st, name=name(st.get("rule"), st.get("name"))) if st.get("step") != "cast" else
                           dict(st, name=step_name(st.get("name"), lang), matched=[step_text(st, lang, kb)])
                           for st in r.get("steps") or []]
+        if r.get("steps"):              # a table row by its form in the reader's language (explain.factwords)
+            from liuren.explain.chain import rows_in
+            r["steps"] = rows_in({"steps": [dict(st) for st in r["steps"]]}, lang)["steps"]
         if r.get("defeated_by"):
             r["defeated_by"] = [walk(d) for d in r["defeated_by"]]
         return r

@@ -3,9 +3,12 @@ with the board facts that come nearest.
 
 The facts are those of the trace graph (the board's facts and everything derived: its fact
 nodes, which Judgment.chain_graph keeps as the whole graph has them), plus the KB's table rows
-(data, as the trace names the KB it was judged with).  The conditions are matched against them
-by a small backtracking search that keeps the assignment satisfying the most conditions;
-nothing is fired and the engine is not run again.
+(data, as the trace names the KB it was judged with).  The conditions are the rule page's lines,
+from the condition model (liuren.knowledge.meaning; a variant with a `when:` of its own has its
+own model), each judged on the board on the binding the board meets the way by
+(model_conditions); for the few entries the model gives no lines (placements), each item of the
+condition is matched by a small backtracking search that keeps the assignment satisfying the most
+(_item_conditions).  Nothing is fired and the engine is not run again.
 
 It is one thing, the answer to "why did this rule not fire here": the search, the rule page's
 lines judged on the board (model_conditions) and what the board lacks (lacks) are kept together
@@ -17,6 +20,7 @@ from __future__ import annotations
 from liuren.explain.conditions import (CALC_WORDS, CLASS_NAMING, _Missing, _flat_cond as _flat, _fmt_value,  # noqa: F401
                                        reporting_rule, rule_names)
 from liuren.knowledge.conditions import expand_macros
+from liuren.knowledge.meaning import FUNCTIONAL
 from liuren.rules.compile import TEST_FUNCS
 from liuren.rules.judging import _sources
 from liuren.knowledge.kbload import VAR_RE, load_kb
@@ -51,9 +55,10 @@ class FactBase:
             except (KeyError, IndexError, ValueError):
                 pass
         cells = {k: v for k, v in f.items() if k != "id"}
-        if row is not None:                # a named row: its name, then its cells (not the table's name again)
-            return f"「{row.name}」：" + "，".join(f"{k}為{v}" for k, v in cells.items())
-        return row_words(self.kb, {"t": tab.fact_type, **cells})
+        said = row_words(self.kb, {"t": tab.id, **cells})
+        if row is not None:                # a named row: its name, then its cells in words
+            return f"「{row.name}」：{said}"
+        return said
 
     def facts(self, t):
         if t in self.by_type:
@@ -257,15 +262,15 @@ def why_not(g, key, kb=None):
     # model will take its place)
     from liuren.explain import reads as RD
     from liuren.explain.words import display_name
-    variant_when = any(v.get("when") for v in rule.variants if v["id"] == (variants.get(rule.id) or variants.get("*")))
+    from liuren.knowledge.meaning import meaning_of
+    # a variant with a `when:` of its own is read by its own model (its rule page shows its lines)
+    reading = choice if key == rule.id and meaning_of(kb).has_variant(key, choice) else None
     board_facts = [f for t, lst in fb.by_type.items() for f, _ in lst]
     judged = [f.get("規") for f, _ in fb.by_type.get("判", [])]
-    board_lines = None
-    if not variant_when:                # the model reads each entry's default reading
-        board_lines = {lg: RD.model_lines(kb, key, board_facts, judged, display_name(entry or rule, lg), lg)
-                       for lg in ("zh", "ja")}
-        if board_lines["zh"] is None:
-            board_lines = None
+    board_lines = {lg: RD.model_lines(kb, key, board_facts, judged, display_name(entry or rule, lg), lg, reading)
+                   for lg in ("zh", "ja")}
+    if board_lines["zh"] is None:
+        board_lines = None
     if board_lines is None:
         board_lines = {lg: RD.entry_lines(kb, entry or rule, rule, pre, fb, variants, lg) for lg in ("zh", "ja")}
     from liuren.explain.words import condition_words
@@ -280,6 +285,30 @@ def why_not(g, key, kb=None):
                 head = {"zh": "此盤之發用：", "ja": "この盤の発用："}[lg]
                 board_lines[lg] = board_lines[lg] + [{"text": head + "；".join(step_text(d, lg) for d in why),
                                                       "field": "由", "has": None, "need": [], "texts": None}]
+    conds = model_conditions(kb, entry or rule, fb, variant=reading)   # the rule page's lines, judged on the board
+    if conds is None:               # an entry the model gives no lines (a placement …): each item matched
+        conds = _item_conditions(kb, key, rule, items, held, b, fb, variants)
+    q = rule.meta.get("question")
+    note = note_of = None           # note: the command line's words; note_of: what a page words itself
+    if q and g.graph.get("question") != q:
+        note = f"這條規則只在問「{q}」時適用（--question {q}）"
+        note_of = {"question": q}
+    elif len(held) == len(items):
+        note = "諸條件本盤皆具：或已成立（見 liuren why 之成立鏈），或其所屬之占本盤未問"
+        note_of = {"all_held": True}
+    return {"rule": key, "name": entry.name if entry else key, "fired": False, "family": rule.id if rule.id != key else None,
+            "board": [dict(x, texts={lg: board_lines[lg][i]["text"] for lg in board_lines})
+                      for i, x in enumerate(board_lines["zh"])],
+            "conditions": conds, "bindings": {k.lstrip("$"): v for k, v in b.items() if "~" not in k},
+            "sources": [{**{k: s[k] for k in ("seed", "para", "quote") if s.get(k) is not None},
+                         "book": s["book"], "volume": s["volume"]} for s in _sources(kb, entry or rule)],
+            "note": note, "note_of": note_of}
+
+
+def _item_conditions(kb, key, rule, items, held, b, fb, variants):
+    """The conditions of an entry the model gives no lines for, item by item: the best assignment's
+    bindings where an item held, the nearest facts where it failed, in the model's words."""
+    from liuren.explain import reads as RD
     fixed = RD.row_bindings(kb, rule, key) if key != rule.id else {}
     pats = list(RD._patterns(items))
     row = kb.rows.get(key)
@@ -321,24 +350,7 @@ def why_not(g, key, kb=None):
         gone = lacks(item, said, fb, kb) if not ok and not facts else None
         conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {}),
                       **({"lacks": gone} if gone else {})})
-    model = model_conditions(kb, entry or rule, fb) if not variant_when else None
-    if model is not None:           # the rule page's lines, judged on the board
-        conds = model
-    q = rule.meta.get("question")
-    note = note_of = None           # note: the command line's words; note_of: what a page words itself
-    if q and g.graph.get("question") != q:
-        note = f"這條規則只在問「{q}」時適用（--question {q}）"
-        note_of = {"question": q}
-    elif len(held) == len(items):
-        note = "諸條件本盤皆具：或已成立（見 liuren why 之成立鏈），或其所屬之占本盤未問"
-        note_of = {"all_held": True}
-    return {"rule": key, "name": entry.name if entry else key, "fired": False, "family": rule.id if rule.id != key else None,
-            "board": [dict(x, texts={lg: board_lines[lg][i]["text"] for lg in board_lines})
-                      for i, x in enumerate(board_lines["zh"])],
-            "conditions": conds, "bindings": {k.lstrip("$"): v for k, v in b.items() if "~" not in k},
-            "sources": [{**{k: s[k] for k in ("seed", "para", "quote") if s.get(k) is not None},
-                         "book": s["book"], "volume": s["volume"]} for s in _sources(kb, entry or rule)],
-            "note": note, "note_of": note_of}
+    return conds
 
 
 INPUT_FACTS = ("問", "時令", "人", "夫妻行年", "農曆", "節日", "宿")
@@ -549,6 +561,10 @@ def _read_board(w, fb, env, named):
             cands = _cands(a, fb, env)
             if a.fact in CLASS_NAMING and id(a) in named:      # of its class (日德), not any 德合
                 cands = [f for f in cands if all(fl in f and _allowed(w, v, f[fl]) for fl, v in a.fields.items())]
+            kf = (FUNCTIONAL.get(a.fact) or (None,))[0]
+            if not a.key and kf in a.fields and a.fields[kf] not in env and w.dom.get(a.fields[kf]) is not None \
+                    and len(cands) > 1:         # one of several places (干上或本命或行年): only those it may be
+                cands = [f for f in cands if _allowed(w, a.fields[kf], f.get(kf))]
             if (a.fact in ONE_A_BOARD and len(fb.facts(a.fact)) == 1) or (keyed and cands and (
                     len(cands) == 1 or a.fact in ("位", "位氣", "盤", "傳", "日", "時令", "晝夜", "課"))):
                 if not cands:
@@ -839,15 +855,22 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
             got = _board_values_of(x, w, ww, fb, env)
             if got:
                 tail = [got]
+        if not ok and not tail and not has and x.fact in fb.derived_types:
+            tail = _derived_at(x, w, fb)
     elif kind == "rel":
         vs, tuples, _ = w.rels[x]
         if all(v in env for v in vs):
             ok = tuple(env[v] for v in vs) in tuples
+        elif any(a.fact == "判" and set(a.fields.values()) & set(vs) for a in w.atoms):
+            # a value read from a judgment the board formed (將空勿實論 of the 判 it governs): the board's
+            # judgments and facts meet the relation together, or not
+            ok = _solve([a for a in w.atoms if set(a.fields.values()) & set(vs)], w, fb, env, None, [w.rels[x]]) \
+                is not None
         else:
             ok = False                              # a value the board does not give: not held
         vars_ = [v for v in vs if v in ww.places]
-    elif kind == "test":
-        ok = _test_holds(x, env)
+    elif kind == "test":                            # over values a table gives (日干所屬局): looked up
+        ok = _test_holds(x, env if all(v in env for v in x[1:] if _is_var(v)) else _link_env(w, fb, env))
         vars_ = [v for v in x[1:] if isinstance(v, str) and v in ww.places]
     elif kind == "placed":                          # a 神煞 row's own cells: the board's key, what it gives
         vs, tuples, _ = w.rels[x]
@@ -881,6 +904,23 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
     return ok, has + tail
 
 
+AT_FIELDS = ("位", "方", "課")          # the fields of a derived fact that say where it is (月建上見 …, 傳有 …)
+
+
+def _derived_at(a, w, fb, n=4):
+    """「月建上見子（乘六合）」: the board's derived facts of a failed line's kind at the places the line
+    reads (its 位 or 方), in their own words; [] where the line names no place or the board has none."""
+    at = {}
+    for f, v in a.fields.items():
+        if f in AT_FIELDS and w.dom.get(v):
+            at[f] = w.dom[v]
+    at.update({f: {x} for f, x in a.key if f in AT_FIELDS and not _is_var(x)})
+    if not at:
+        return []
+    got = [t or _plain_text(f) for f, t in fb.facts(a.fact) if all(f.get(k) in vals for k, vals in at.items())]
+    return list(dict.fromkeys(got))[:n]
+
+
 def _class_values(v, w, ww, fb, name):
     """「日鬼 辰或戌」: the branches the board makes of the class a branch is named by."""
     for a in w.atoms:
@@ -891,29 +931,147 @@ def _class_values(v, w, ww, fb, name):
     return []
 
 
-def model_conditions(kb, target, fb, pre=None):
-    """The conditions of a WHY-NOT: the rule page's lines (explain.conditions.judged_ways), each judged on
-    the board, with the board's values at the places it names.  Of several ways, the lines all share,
-    then those of the way the board comes nearest (marked alt).  None where the model has no lines."""
+def model_conditions(kb, target, fb, pre=None, variant=None):
+    """The conditions of a WHY-NOT: the rule page's lines (explain.conditions.judged_ways; a variant's
+    own where it has a `when:`), each judged on the board, with the board's values at the places it
+    names.  Of several ways, the lines all share, then those of the way the board comes nearest
+    (marked alt).  None where the model has no lines."""
     from liuren.explain.conditions import judged_ways
-    ways = judged_ways(kb, target)
+    ways = judged_ways(kb, target, variant)
     if not ways or not any(lines for _, _, lines in ways):
         return None
     judged_ids = {f.get("規") for f, _ in fb.by_type.get("判", [])}
     per_way = []
     for w, ww, lines in ways:
         named = getattr(ww, "class_named", set())
-        env = _board_env(w, fb, named=named, names=ww.names)
+        env0 = _board_env(w, fb, named=named, names=ww.names)
         # where the board meets every positive part of the way, its values there (a choice of places,
-        # 初傳或中傳或末傳, read where it holds): what is left to fail is a negation or a test
-        whole = _solve([a for a in w.atoms if a.fact != "判"], w, fb, env, None, w.rels)
-        if whole is not None:
-            env = _board_env(w, fb, whole, named, ww.names)
+        # 初傳或中傳或末傳, read where it holds): what is left to fail is a negation or a test.  The board
+        # may meet them in several ways (用神 辰 and 陰神 申 both read as 用位): each is judged, and the
+        # one where most lines hold is said, so that a line is never judged on another binding than
+        # the one where the rule holds (新舊起例 fires through 陰神 申; 辰 fails its 剛日 way)
+        envs = [_board_env(w, fb, s, named, ww.names) for s in
+                _solves([a for a in w.atoms if a.fact != "判"], w, fb, env0, [5000], w.rels, MAX_BINDINGS)]
+        best_got = None
+        for env in envs or [env0]:
+            got = _judged_lines(kb, w, ww, lines, fb, env, judged_ids)
+            if best_got is None or sum(c["held"] for c in got) > sum(c["held"] for c in best_got):
+                best_got = got
+            if all(c["held"] for c in got):
+                break
+        per_way.append(best_got)
+    if len(per_way) == 1:
+        return per_way[0]
+    common = [x["text"] for x in per_way[0] if all(any(y["text"] == x["text"] for y in o) for o in per_way[1:])]
+    # the way the board meets whole, where one does (the way the rule fired by), else the nearest
+    best = max(range(len(per_way)), key=lambda i: (all(c["held"] for c in per_way[i]),
+                                                   sum(c["held"] for c in per_way[i]), -i))
+    out = [c for c in per_way[best] if c["text"] in common]
+    out += [dict(c, alt=True) for c in per_way[best] if c["text"] not in common]
+    return out
 
-        def neg_held(i, at=None, w=w, env=env):
-            _text, free, cond = w.negs[i]
-            b = {v: (at or env)[v] for v in free if v in (at or env) and _is_var(v)}
-            return not solutions(cond, b, fb, [BUDGET])
+
+def _cond_vars(c):
+    from liuren.knowledge.meaning import _vars
+    return [v for v in _vars(c) if _is_var(v)]
+
+
+def _link_env(w, fb, env):
+    """env with the values the way's tables give for variables the board does not read (日干所屬局 from
+    日干; the third 支 of a 局 from the two read, the way's open tests applied), where one value only."""
+    env = dict(env)
+    for _ in range(4):
+        grew = False
+        for t, fs in w.links:
+            free = [v for v in fs.values() if isinstance(v, str) and _is_var(v) or str(v).startswith("~")]
+            if not free or all(v in env for v in free):
+                continue
+            rows = []
+            for f, _text in fb.facts(t):
+                ok = True
+                for fl, v in fs.items():
+                    want = env.get(v, v) if isinstance(v, str) and v in env else v
+                    if isinstance(v, str) and (_is_var(v) or v.startswith("~")) and v not in env:
+                        if not _allowed(w, v, f.get(fl)):
+                            ok = False
+                            break
+                        continue
+                    if isinstance(want, list):
+                        ok = f.get(fl) in want
+                    elif isinstance(want, dict):
+                        continue
+                    else:
+                        ok = f.get(fl) == want
+                    if not ok:
+                        break
+                if ok:
+                    rows.append(f)
+            for fl, v in fs.items():
+                if not (isinstance(v, str) and (_is_var(v) or v.startswith("~"))) or v in env:
+                    continue
+                vals = {r.get(fl) for r in rows} - {None}
+                for (op, a, b), _vs in w.open_tests:          # c ≠ a, c ≠ b
+                    if op == "ne" and v in (a, b):
+                        other = b if v == a else a
+                        if other in env:
+                            vals.discard(env[other])
+                if len(vals) == 1:
+                    env[v] = vals.pop()
+                    grew = True
+        if not grew:
+            break
+    return env
+
+
+MAX_BINDINGS = 16           # the board's ways of meeting a way's atoms that a WHY-NOT judges its lines on
+
+
+def _solves(atoms, w, fb, env, budget, rels=(), limit=MAX_BINDINGS):
+    """Up to `limit` of the values (env extended) with which the board's facts meet these atoms and
+    relations together (as _solve, every solution rather than the first)."""
+    out = []
+
+    def rec(atoms, env):
+        if len(out) >= limit or budget[0] < 0:
+            return
+        if not atoms:
+            if all(not all(v in env for v in vs) or tuple(env[v] for v in vs) in tuples for vs, tuples, _ in rels):
+                out.append(env)
+            return
+        a, rest = atoms[0], atoms[1:]
+        for f, _ in fb.facts(a.fact):
+            budget[0] -= 1
+            if budget[0] < 0 or len(out) >= limit:
+                return
+            if not all(f.get(k) == x for k, x in a.key if not (k in a.fields and a.fields[k] in env)):
+                continue
+            e2, ok = dict(env), True
+            for fl, v in a.fields.items():
+                val = f.get(fl)
+                if fl not in f or (v in e2 and e2[v] != val) or not _allowed(w, v, val):
+                    ok = False
+                    break
+                e2[v] = val
+            if ok:
+                rec(rest, e2)
+    rec(list(atoms), dict(env))
+    return out
+
+
+def _judged_lines(kb, w, ww, lines, fb, env, judged_ids):
+    """The way's lines judged on the board with these values: [{text, held, facts, on_board, lacks?}]."""
+    lenv = None
+
+    def neg_held(i, at=None, w=w, env=env):
+        nonlocal lenv
+        _text, free, cond = w.negs[i]
+        b = {v: (at or env)[v] for v in free if v in (at or env) and _is_var(v)}
+        inner = [v for v in _cond_vars(cond) if v not in b]
+        if inner:                                   # a value a table gives from the board's (虛一待用's third 支)
+            lenv = _link_env(w, fb, env) if lenv is None else lenv
+            b.update({v: lenv[v] for v in inner if v in lenv and v not in env})
+        return not solutions(cond, b, fb, [BUDGET])
+    if True:
         got = []
         for text, what in lines:
             ok, has = judge_line(what, w, ww, fb, env, judged_ids, neg_held)
@@ -946,13 +1104,11 @@ def model_conditions(kb, target, fb, pre=None):
                 pats = [{a.fact: {**dict(a.key), **{f: one.get(v, v) if v not in env else v
                                                     for f, v in a.fields.items()}}} for a in atoms]
                 gone = lacks(pats, env, fb, kb) if pats else None
+                if not gone and what[0] == "atom" and what[1].fact in fb.derived_types | set(kb.derived) \
+                        and not fb.facts(what[1].fact):           # 四課缺一: the board makes none of it
+                    from liuren.explain.words import WORDS, condition_words
+                    gone = {lg: WORDS[lg]["lacks"]["fact"].format(x=f"「{condition_words(text, lg)}」")
+                            for lg in ("zh", "ja")}
                 if gone:
                     got[-1]["lacks"] = gone
-        per_way.append(got)
-    if len(per_way) == 1:
-        return per_way[0]
-    common = [x["text"] for x in per_way[0] if all(any(y["text"] == x["text"] for y in o) for o in per_way[1:])]
-    best = max(range(len(per_way)), key=lambda i: (sum(c["held"] for c in per_way[i]), -i))
-    out = [c for c in per_way[best] if c["text"] in common]
-    out += [dict(c, alt=True) for c in per_way[best] if c["text"] not in common]
-    return out
+    return got

@@ -251,8 +251,8 @@ def test_the_lines_of_a_class_named_branch_are_true_to_the_condition(day, on, mo
     r = judge(dict(day=day, on=on, month=month, year=2026))
     kb, n = r.kb, 0
     for x, e in kb.entries.items():
-        if x == "jzb-place-xinjiu" or not any(ww.class_named or ww.self_named for _w, ww, _l in judged_ways(kb, e)):
-            continue                    # (新舊之別: its 剛日 way reads a value no line names yet)
+        if not any(ww.class_named or ww.self_named for _w, ww, _l in judged_ways(kb, e)):
+            continue
         g = r.chain_graph(x)
         got = model_conditions(kb, e, FactBase(g, kb)) or []
         assert got, x

@@ -24,6 +24,11 @@ def rule_view(svc, key, lang="zh"):
     family, conds = conditions_in_words(svc.kb, e, links=True)
     conds = [[(L.condition_words(t, lang), ref) if ref is None else (t, ref) for t, ref in segments(c, svc.kb, lang)]
              for c in conds]
+    variants = []
+    for x in e.variants:                # a reading with a `when:` of its own: its lines, as the entry's
+        lines = conditions_in_words(svc.kb, e, links=True, variant=x["id"])[1] if x.get("when") is not None else []
+        variants.append({**x, "conditions": [[(L.condition_words(t, lang), ref) if ref is None else (t, ref)
+                                              for t, ref in segments(c, svc.kb, lang)] for c in lines]})
     from liuren.i18n import is_rendering
     sources = [{"quote": s.get("quote", ""), "cite": cite(s)} for s in entry_sources(svc.kb, e)
                if lang == "ja" or not is_rendering(s)]          # the 日譯's paragraphs only under ja
@@ -57,7 +62,7 @@ def rule_view(svc, key, lang="zh"):
             "detail": detail, "family": ({"id": family.id, "label": L.display_name(family, lang)}
                                          if family is not None and family.id != e.id else None),
             "conditions": conds, "sources": sources, "examples": examples, "related": related,
-            "variants": e.variants, "reports": reports,
+            "variants": variants, "reports": reports,
             "interpretation": ({k: L.plain(v, svc.kb, lang, e) if isinstance(v, str) else v
                                 for k, v in e.interpretation.items()} if e.interpretation else None),
             "then": then_in_words(svc.kb, e), "unreachable": e.meta.get("unreachable"), "always": e.meta.get("always")}

@@ -20,6 +20,7 @@ from liuren.app import queries as Q
 from liuren.app.params import cast_kwargs, flag
 from liuren.errors import InputError, LiurenError
 from liuren.explain import words as L
+from liuren.explain.chain import rows_in
 from liuren.explain.html import chain_graph, label_report
 
 JUDGE_TIMEOUT = 10.0     # seconds the rules may run on one board
@@ -119,7 +120,7 @@ class Service:
         if not flag(p, "trace"):
             d.pop("trace", None)             # the whole trace (~600 kB) only when asked: trace=1
         if "why" in p:
-            d["why"] = self.explain(r, self.entry(p["why"]).id)
+            d["why"] = rows_in(self.explain(r, self.entry(p["why"]).id), L.check_lang(p.get("lang")))
         lang = L.check_lang(p.get("lang"))
         d.update(self.reading_json(r, keep, lang, placements=flag(p, "all") is True))
         if lang != "zh":
@@ -148,6 +149,8 @@ class Service:
         rep = self.explain(self.judged(p), e.id)
         if lang != "zh":
             label_report(self.kb, rep, lang)
+        else:                           # (the Japanese forms of table rows: only for a page in ja)
+            rows_in(rep, lang)
         return rep
 
     def trace_text(self, p, fmt):

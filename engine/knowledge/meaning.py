@@ -33,10 +33,13 @@ The API (all on `Meaning`, built once per KB by `meaning_of(kb)` and kept in the
   values needed, and whether it holds (and one Check per relation and negation);
 * `equivalent(a, b)`, `narrower(a, b)`, `impossible(entry_id)`: what the static checks use.
 
-The model is of each entry's default reading (a 底本 variant's `when:` is not modelled).
+The model is of each entry's default reading; a variant with a `when:` of its own (a 底本, 觀月經 …)
+has its model beside it (`Meaning.variants`, `requirement(id, variant=…)`), for its rule page and
+its WHY-NOT.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
@@ -226,6 +229,19 @@ class Meaning:
             self.entries[eid] = EntryMeaning(eid, e.kind or rule.kind, e.valence or (rule.valence if fam is None else ""),
                                              _relpath(e.file, kb.root), e.line, books[eid], fam.id if fam else None,
                                              direct, expanded, concl)
+        # a variant with a `when:` of its own (三光 under 觀月經, 湊局 …): its model, kept beside the
+        # entries, never among them (the static checks compare entries, not the readings of one)
+        self.variants = {}
+        for r in kb.rules.values():
+            for v in r.variants:
+                if v.get("when") is None or r.id not in self.entries:
+                    continue
+                key = (r.id, v["id"])
+                self._src[key] = (dataclasses.replace(r, when=v["when"], then=v.get("then", r.then)), [])
+                direct = [self._way(b) for b in self._branches(key, expand=False)]
+                raw = self._branches(key, expand=True)
+                expanded = direct if raw is self._branches(key, expand=False) else [self._way(b) for b in raw]
+                self.variants[key] = dataclasses.replace(self.entries[r.id], direct=direct, expanded=expanded)
         del self._memo, self._raw, self._building, self._src, self.counter, self.rows_of
 
     # ------------------------------------------------------------------ building
@@ -574,12 +590,21 @@ class Meaning:
                     out.append(r)
         return out
 
-    def requirement(self, entry_id, expanded=False):
+    def requirement(self, entry_id, expanded=False, variant=None):
         """The entry's ways (Way objects): atoms, allowed values per variable (`dom`), relations
         (`rels`: the variables, the value tuples allowed, the tables behind them), negations
-        and whether a way is impossible (and why)."""
-        em = self.entries[entry_id]
+        and whether a way is impossible (and why).  variant: the ways of that reading of the
+        entry, where the variant has a `when:` of its own (else the entry's own)."""
+        em = self.of(entry_id, variant)
         return em.expanded if expanded else em.direct
+
+    def of(self, entry_id, variant=None):
+        """The EntryMeaning of an entry, or of its variant where that variant has a `when:` of its own."""
+        return getattr(self, "variants", {}).get((entry_id, variant)) or self.entries[entry_id]
+
+    def has_variant(self, entry_id, variant):
+        """Does this variant of the entry read the board by a `when:` of its own?"""
+        return (entry_id, variant) in getattr(self, "variants", {})
 
     def ways_of(self, kb, branches):
         """The ways of a condition that is no entry's own (explain.conditions composes one for a row
@@ -604,7 +629,7 @@ class Meaning:
         """The reads of one way (see Read)."""
         return _reads_of(way, free)
 
-    def check_on(self, entry_id, facts, expanded=False, judged=()):
+    def check_on(self, entry_id, facts, expanded=False, judged=(), variant=None):
         """The entry's condition judged against a board's facts (dicts with key "t" for the
         type: a Judgment's `wm`, i.e. the board's facts and what the rules derived), `judged`
         the ids the board's judgments report (for `判`): per way, a list of Check — at X the
@@ -613,7 +638,7 @@ class Meaning:
         by_type = {}
         for f in list(facts) + [{"t": "判", "規": i} for i in judged]:
             by_type.setdefault(f.get("t"), []).append(f)
-        em = self.entries[entry_id]
+        em = self.of(entry_id, variant)
         return [_check_way(w, by_type) for w in (em.expanded if expanded else em.direct)]
 
     def impossible(self, entry_id):

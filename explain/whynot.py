@@ -1069,7 +1069,7 @@ def _judged_lines(kb, w, ww, lines, fb, env, judged_ids):
         inner = [v for v in _cond_vars(cond) if v not in b]
         if inner:                                   # a value a table gives from the board's (虛一待用's third 支)
             lenv = _link_env(w, fb, env) if lenv is None else lenv
-            b.update({v: lenv[v] for v in inner if v in lenv and v not in env})
+            b.update({v: lenv[v] for v in inner if v in lenv})     # (env's own, or what the tables give)
         return not solutions(cond, b, fb, [BUDGET])
     if True:
         got = []

@@ -367,3 +367,16 @@ def test_rules_that_begin_alike_share_joins():
         own += sum(1 for e in elems[1:] if isinstance(e, Fact) and not isinstance(e, (NOT, TEST)))
     assert rules == len(eng.get_rules())
     assert len(joins) < 0.8 * own, (len(joins), own)
+
+
+def test_a_negation_helper_never_overwrites_a_facts_own_keys():
+    # the hidden fact a negated condition asserts carries the variables it shares by name; one named
+    # $t wrote the field 't', the fact's type, so the fact was never of its type and the negation
+    # never held (妾孕格 fired on 己丑 子加卯 正月 though 己 克 子, its 「not 克 [$g, $t]」)
+    from liuren.rules.compile import RESERVED_FIELDS
+    eng = engine_for()
+    helpers = [cr for cr in eng.compiled if cr.internal and "~not" in cr.id]
+    assert helpers
+    assert all(f not in RESERVED_FIELDS for cr in helpers for _t, fields in cr.then for f in fields)
+    assert "dq11-qieyun" not in judge(dict(day="己丑", on="子加卯", month="庚寅")).fired_ids()
+    assert "dq11-qieyun" in judge(dict(day="丙子", on="子加巳", month="丙寅")).fired_ids()

@@ -225,7 +225,11 @@ class Compiler:
         k = len(cr.helpers)
         hid = f"{cr.id}~not{k}"
         htype = f"~{hid}"
-        fields = {v.lstrip("$"): v for v in shared}
+        # the hidden fact's fields by the shared variables' names, never a key a fact already has for
+        # itself (a variable $t named a field 't', which overwrote the fact's type: the helper fact of
+        # 妾孕格's 「not 克 [$g, $t]」 was never one, so the negation never held)
+        fields = {(v.lstrip("$") if v.lstrip("$") not in RESERVED_FIELDS else v.lstrip("$") + "_"): v
+                  for v in shared}
         from liuren.knowledge.model import Rule as KBRule
         hrule = KBRule(id=hid, name=f"{cr.rule.name}（所否之條件）", kind="起例", meta={
             "source": cr.rule.source, "reading": f"「{cr.rule.name}」之否定條件在盤上成立，故彼不成。"},
@@ -432,6 +436,9 @@ class Compiler:
             return not ok if negate else ok
         src = f"lambda {', '.join(params)}: _check({', '.join(p + '=' + p for p in params)})"
         return TEST(eval(src, {"_check": check}))
+
+RESERVED_FIELDS = ("t", "id")         # a fact's own keys: its type, its row id
+
 
 def _rel_to(root, path):
     import pathlib

@@ -1,7 +1,9 @@
 """The words of what a reader sees in a language: names by the KB's `labels: {ja: …}`, the board's
 terms (a general, a 類相 category), the kinds as headings, and the pages' own words (headings,
 labels of the board).  `display_name(entry, lang)` is the one place a name is chosen for a
-language."""
+language.  It is one thing, over 800 lines: the two languages' word tables side by side (every key
+in both), with the few functions that choose among them; split, a word added to one language would
+be missed in the other."""
 from __future__ import annotations
 
 from liuren.errors import InputError

@@ -101,3 +101,15 @@ def test_a_salience_that_is_not_a_whole_number(kbcopy, value):
     (kbcopy / "yinhe/shefu.yaml").write_text(text.replace("  salience: -1\n", f"  salience: {value}\n", 1), encoding="utf-8")
     code, err = check(kbcopy)
     assert code == 2 and "salience" in err and "yinhe/shefu.yaml" in err and "whole number" in err, err[-2000:]
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("- {項: 干支相距, 鍵: 6, 值: 極遠}", "- {項: 干支相距, 鍵: -7, 值: 極遠}", "鍵 -7"),
+    ("- {項: 干支相距, 鍵: [1, 2], 值: 遠}", "- {項: 干支相距, 鍵: [1, 12], 值: 遠}", "鍵 12"),
+], ids=["negative", "in-a-list"])
+def test_a_distance_out_of_the_tables_own_domain(kbcopy, old, new, words):
+    # 遠近之別 declares what its 鍵 may be (0–11 places apart, or a lesson): a slip out of it is refused,
+    # a cell of several values (鍵: [1, 2]) each checked
+    edit(kbcopy, "juanzhong/b-base.yaml", old, new)
+    code, err = check(kbcopy)
+    assert code == 2 and words in err and "juanzhong/b-base.yaml" in err, err[-2000:]

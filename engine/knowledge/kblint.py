@@ -505,6 +505,8 @@ def _domain_of(t, c):
 
 
 def _in_domain(v, dom):
+    if isinstance(v, list):                 # a cell of several values (鍵: [1, 2]): each in the domain
+        return bool(v) and all(_in_domain(x, dom) for x in v)
     if isinstance(dom, tuple):
         lo, hi = dom
         if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -519,7 +521,8 @@ def _dom_words(dom):
     if isinstance(dom, tuple):
         kind = "an integer" if all(isinstance(x, int) for x in dom) else "a number"
         return f"{kind} {dom[0]}–{dom[1]}"
-    return "one of " + "、".join(sorted(map(str, dom))[:12])
+    vals = sorted(dom, key=lambda x: (not isinstance(x, int), x if isinstance(x, int) else 0, str(x)))
+    return "one of " + "、".join(map(str, vals[:16])) + ("…" if len(vals) > 16 else "")
 
 
 def lint_table_domains(kb, err):

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -79,8 +80,12 @@ def run_python(code, tmp_path, env=None, timeout=600):
 def start_server(*args, timeout=180):
     """`liuren serve --port 0 …` in a child process; (process, base URL) once it prints its URL."""
     cmd = [sys.executable, "-m", "liuren", "serve", "--port", "0", *args]
+    # as from a terminal: Ctrl-C reaches it.  (A pytest-xdist worker ignores SIGINT, and an ignored
+    # signal stays ignored across exec: the server would never see the test's Ctrl-C that comes
+    # before uvicorn installs its own handler.)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     line = [None]
 
     def read():

@@ -1,6 +1,7 @@
 """Issue 22 §3, the real server: a connection that sends nothing is closed, an over-long request
 line is answered (400/414) rather than reset, and Ctrl-C stops `liuren serve` without a traceback."""
 import signal
+import subprocess
 import socket
 import time
 import urllib.parse
@@ -48,6 +49,10 @@ def test_an_over_long_request_line_is_answered(server, n):
 def test_ctrl_c_stops_the_server_quietly():
     proc, _ = start_server()
     proc.send_signal(signal.SIGINT)
-    proc.wait(30)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()                 # never left running after the test
+        raise
     err = proc.stderr.read()
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err

@@ -612,16 +612,8 @@ def _solve(atoms, w, fb, env, budget=None, rels=()):
         budget[0] -= 1
         if budget[0] < 0:
             return None
-        if not all(f.get(k) == x for k, x in a.key if not (k in a.fields and a.fields[k] in env)):
-            continue
-        e2, ok = dict(env), True
-        for fl, v in a.fields.items():
-            val = f.get(fl)
-            if fl not in f or (v in e2 and e2[v] != val) or not _allowed(w, v, val):
-                ok = False
-                break
-            e2[v] = val
-        if ok:
+        e2 = _extend(a, f, w, env)
+        if e2 is not None:
             got = _solve(rest, w, fb, e2, budget, rels)
             if got is not None:
                 return got
@@ -1026,6 +1018,20 @@ def _link_env(w, fb, env):
 MAX_BINDINGS = 16           # the board's ways of meeting a way's atoms that a WHY-NOT judges its lines on
 
 
+def _extend(a, f, w, env):
+    """env with the atom's variables read off the board's fact f, or None where f is not the atom's
+    (its key, a value already read, or a value the way does not allow)."""
+    if not all(f.get(k) == x for k, x in a.key if not (k in a.fields and a.fields[k] in env)):
+        return None
+    e2 = dict(env)
+    for fl, v in a.fields.items():
+        val = f.get(fl)
+        if fl not in f or (v in e2 and e2[v] != val) or not _allowed(w, v, val):
+            return None
+        e2[v] = val
+    return e2
+
+
 def _solves(atoms, w, fb, env, budget, rels=(), limit=MAX_BINDINGS):
     """Up to `limit` of the values (env extended) with which the board's facts meet these atoms and
     relations together (as _solve, every solution rather than the first)."""
@@ -1043,16 +1049,8 @@ def _solves(atoms, w, fb, env, budget, rels=(), limit=MAX_BINDINGS):
             budget[0] -= 1
             if budget[0] < 0 or len(out) >= limit:
                 return
-            if not all(f.get(k) == x for k, x in a.key if not (k in a.fields and a.fields[k] in env)):
-                continue
-            e2, ok = dict(env), True
-            for fl, v in a.fields.items():
-                val = f.get(fl)
-                if fl not in f or (v in e2 and e2[v] != val) or not _allowed(w, v, val):
-                    ok = False
-                    break
-                e2[v] = val
-            if ok:
+            e2 = _extend(a, f, w, env)
+            if e2 is not None:
                 rec(rest, e2)
     rec(list(atoms), dict(env))
     return out

@@ -437,6 +437,7 @@ class Compiler:
         src = f"lambda {', '.join(params)}: _check({', '.join(p + '=' + p for p in params)})"
         return TEST(eval(src, {"_check": check}))
 
+
 RESERVED_FIELDS = ("t", "id")         # a fact's own keys: its type, its row id
 
 

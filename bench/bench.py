@@ -281,9 +281,9 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=Fa
     """The full audit (variants on the sample, both cores) of the base space (720 lessons × 12
     months × 晝/夜, 占時 子) and of the widened space (knowledge/space.py), one after the other in
     this run, and `audit --rules` for one rule; the ratio widened / base (target ≤ 2).
-    `edited`: also `--rules` as after an edit of the rule (its definition's digest in the saved
-    run made different, so where it fires is judged again and the met rules resting on it are
-    not taken from the saved run)."""
+    `edited`: also `--rules` as after an edit of the rule (a rule: its definition's digest in the
+    saved run made different; a named row: one cell of it, see below), so where it fires is judged
+    again and the met rules resting on it are not taken from the saved run."""
     import os
     from liuren.explain.audit import audit
     print(f"audit (load average {os.getloadavg()[0]:.1f} at the start; days {days} of 60)")
@@ -315,13 +315,23 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=Fa
             if r in k.rules:
                 d["rule:" + r] = "edited"       # a rule: its whole definition
             else:
-                # a named row, edited as one edits a row: its text and where it lies (the cells
-                # that vary within the row, e.g. 財's 干 and 支), not the cells that name it (煞)
+                # a named row, edited as one edits a cell: the saved run had one of its facts
+                # otherwise — the last of the cells that vary within the row (財's 支, not its 干
+                # or the 煞 that names it) of its first fact held another of that column's values
+                import json
                 row = k.rows[r]
-                cells = [c for data in [row.data, *row.variant_data.values()] for c in data]
-                varying = {c for c in {c for x in cells for c in x} if len({str(x.get(c)) for x in cells}) > 1}
-                key = next(x for x in d if x.startswith(f"row:{row.table}:") and x.endswith(":" + r))
-                d[key] = ["edited"] + [v + ("-edited" if v.split("=", 1)[0] in varying else "") for v in d[key][1:]]
+                key = next(x for x in d if x.startswith(f"facts:{row.table}:") and x.endswith(":" + r))
+                facts = [json.loads(x) for x in d[key]]
+                varying = [c for c in dict.fromkeys(c for x in facts for c in x)
+                           if len({str(x.get(c)) for x in facts}) > 1]
+                c = varying[-1]
+                f0 = facts[0]
+                other = next(v for v in sorted({str(x.get(c)) for x in facts}) if v != str(f0[c]))
+
+                def dump(x):
+                    return json.dumps(x, ensure_ascii=False, sort_keys=True, default=str)
+                d[key] = sorted(set(d[key]) - {dump(f0)} | {dump(dict(f0, **{c: other}))})
+                print(f"  (as edited: {r}'s fact {dump(f0)} had {c} {other} in the saved run)")
             runs.append((r + " (as edited)", p))
     for label, p in runs:
         r = label.split()[0]
@@ -358,7 +368,9 @@ def bench_audit(kb=None, rules=("dq10-tuonan",), spaces=True, days=60, edited=Fa
             print(f"      the edit's cone: {len(one.get('judged_again') or [])} entries judged again on its boards; "
                   f"{len(one.get('judged_over_space') or [])} met rules judged over the space "
                   f"({', '.join((one.get('judged_over_space') or [])[:5])}); "
-                  f"{one.get('question_boards_as_base', 0):,} question boards taken as their base boards", flush=True)
+                  f"{one.get('question_boards_as_base', 0):,} question boards taken as their base boards"
+                  + (f"; the edit read on {len(one['edit_days'])} of the 60 days ({'、'.join(one['edit_days'][:6])}), "
+                     "the other boards as saved" if one.get("edit_days") is not None else ""), flush=True)
         steps = "; ".join(f"{k} {v:.1f} s" for k, v in (one.get("steps") or {}).items())
         print(f"      where it fires {'from the saved run' if one.get('firings_reused') else 'judged'}; "
               f"{one['firing_counts'].get(r.split()[0], 0):,} boards; {len(one.get('met', [])):,} met; per step: {steps}",

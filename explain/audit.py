@@ -1357,32 +1357,30 @@ def _firing_code_digest():
 
 
 def definition_digests(kb):
-    """{"rule:ID" | "table:ID": digest of what decides its firings}: a rule's kind, conditions,
-    conclusions, variants and tone; a table's columns, metadata and cells (its rows with it).
+    """{"rule:ID" | "table:ID" | "row:T:K" | "facts:T:K": digest of what decides its firings}: a
+    rule's kind, conditions, conclusions, variants and tone; a table's columns, metadata and which
+    rows it has; a row's metadata, and its facts written out (the cells of each).
     Where an entry was written (file, line) is left out: an edit above it moves it, nothing more."""
     import hashlib
 
     def h(x):
         return hashlib.sha256(json.dumps(x, ensure_ascii=False, sort_keys=True, default=str).encode()).hexdigest()[:20]
-    out = {"kb:format": "rows-2"}
+    out = {"kb:format": "rows-3"}
     for r in kb.rules.values():
         out["rule:" + r.id] = h([r.kind, r.name, dict(r.meta), r.when, r.then, r.as_var, r.about])
     for t in kb.tables.values():
-        # a table: its columns, metadata and which rows it has, in order; each row apart (its
-        # metadata, then each column's cells), so that an edit of one row's cells tells which
-        # columns moved (see _unchanged)
+        # a table: its columns, metadata and which rows it has, in order; each row apart
         keys = [_row_key(row, i) for i, row in enumerate(t.rows)]
         out["table:" + t.id] = h([t.kind, t.columns, t.fact_type, {k: v for k, v in t.meta.items() if k != "rows"},
                                   keys])
         for key, row in zip(keys, t.rows):
-            cols = sorted({c for data in [row.data, *row.variant_data.values()] for cells in data for c in cells})
             facts = [cells for data in [row.data, *row.variant_data.values()] for cells in data]
-            # (a column by the values its facts take, whatever their number: adding a 支 to a
-            # row's `each` moves its 支 column, not its 煞)
-            out[f"row:{t.id}:{key}"] = [h([row.id, dict(row.meta)])[:12]] + [
-                c + "=" + h(sorted({json.dumps(x.get(c, "\0missing"), ensure_ascii=False, sort_keys=True, default=str)
-                                    for x in facts}))[:12]
-                for c in cols]
+            # the row's metadata (name, tone, reading …), and each of its facts as it is: an edit
+            # of one cell is then known to be that cell's facts, before and after (see _unchanged)
+            meta = {k: v for k, v in row.meta.items() if k not in t.columns and k != "each"}
+            out[f"row:{t.id}:{key}"] = [h([row.id, meta])[:12]]
+            out[f"facts:{t.id}:{key}"] = sorted({json.dumps(x, ensure_ascii=False, sort_keys=True, default=str)
+                                                 for x in facts})
     # what any rule may read beside its own definition: the macros its conditions name, the
     # questions and their aliases, the options, the declared and derived fact types
     out["kb:shared"] = h([kb.macros, kb.questions, kb.question_aliases, kb.options, kb.declared,
@@ -1441,38 +1439,44 @@ def _unchanged(kb, prior, key, closure_of):
         return None                      # macros, questions, options: what every rule may read
     rules = {k.split(":", 1)[1] for k in set(then) | set(now) if k.startswith("rule:") and then.get(k) != now.get(k)}
     seeds, touched, entries = [], set(), set()
+    facts_of = defaultdict(list)         # fact type -> the facts an edit of rows changed (None: not known)
     for t in kb.tables.values():
         if then.get("table:" + t.id) != now.get("table:" + t.id):
+            facts_of = None
             # its columns or rows as a whole: every fact of it, every row of it
             seeds.append((t.fact_type, {}))
             touched.add(t.fact_type)
             entries |= {row.id for row in t.rows if row.id}
             continue
         for i, row in enumerate(t.rows):
-            k = f"row:{t.id}:{_row_key(row, i)}"
-            a, b = then.get(k), now.get(k)
-            if a == b:
+            k = f"{t.id}:{_row_key(row, i)}"
+            a, b = then.get("row:" + k), now.get("row:" + k)
+            fa, fb = then.get("facts:" + k), now.get("facts:" + k)
+            if a == b and fa == fb:
                 continue
             if not isinstance(a, list) or not a or a[0] != b[0]:
                 if row.id:
                     entries.add(row.id)  # its name, tone, reading …: the entry itself
-            cols_a = dict(x.split("=", 1) for x in (a or [])[1:]) if isinstance(a, list) else {}
-            cols_b = dict(x.split("=", 1) for x in b[1:])
-            if cols_a != cols_b:
-                # its facts: a column whose cells are as they were keeps its values; the others
-                # may have had any value before
+            gone_or_new = set(fa if isinstance(fa, list) else ()) ^ set(fb)
+            if gone_or_new or not isinstance(fa, list):
+                # its facts: those it had then and has no more, and those it has now and had not
+                # (each field the values they have; a field one of them lacks, any value)
+                changed = [json.loads(x) for x in sorted(gone_or_new)] if isinstance(fa, list) else None
                 sig = {}
-                for c, d in cols_b.items():
-                    if cols_a.get(c) == d:
-                        vals = {cells.get(c) for data in [row.data, *row.variant_data.values()] for cells in data}
+                if changed:
+                    for c in set.intersection(*(set(x) for x in changed)):
                         try:
-                            sig[c] = frozenset(vals)
+                            sig[c] = frozenset(x[c] for x in changed)
                         except TypeError:
                             pass
                 if row.id:
                     sig["id"] = frozenset([row.id])
                 seeds.append((t.fact_type, sig))
                 touched.add(t.fact_type)
+                if changed is None:
+                    facts_of = None
+                elif facts_of is not None:
+                    facts_of[t.fact_type].extend(changed)
     impact = _impact(kb)
     affected, defeated = impact.run(seeds, rules, entries, old["produces"], touched)
 
@@ -1484,7 +1488,57 @@ def _unchanged(kb, prior, key, closure_of):
     # a family rule the edit reaches: the rows it may report otherwise (the others as they were)
     unchanged.reports = {k: set(v) for k, v in impact.reports.items()}
     unchanged.rules_changed = rules
+    # an edit of table rows only (their cells: no rule, no table's columns, no entry's name or
+    # tone): the facts it changed, whose boards bound where anything can fire otherwise (_edit_days)
+    unchanged.changed_facts = dict(facts_of) if facts_of is not None and not rules and not entries else None
     return unchanged
+
+
+# the fields of the day's own fact (日) a table pattern may be joined to, as functions of the day
+_DAY_FIELDS = {"干": lambda d: d[0], "支": lambda d: d[1], "干支": lambda d: d}
+
+
+def _edit_days(kb, changed):
+    """The days (干支) on whose boards the changed facts of an edit of table rows (`changed`: fact
+    type -> facts, before and after) can be read at all, or None when that is not bounded.  A fact
+    is read by a rule's pattern on its type whose literal fields allow it; the pattern bounds the
+    day when one of its variables is also a field of the day's fact 日 in a positive pattern of the
+    same way (神煞 by 日干: `日: {干: $g}` beside `{干: $g, …}` reads the 甲 facts on 甲 days only).
+    Every pattern that may read one of them must be bounded so; off those days no rule sees the
+    edit, and every board there judges as it did before it."""
+    imp = _impact(kb)
+    var = imp._var
+    days = set()
+    for t, facts in (changed or {}).items():
+        for r in sorted(imp.readers.get(t, ())):
+            for way in imp.ways.get(r) or [None]:
+                if way is None:
+                    return None                 # a condition the impact cannot read: anything
+                pos, neg = way
+                for t2, fields in pos + neg:
+                    if t2 != t:
+                        continue
+                    hit = [f for f in facts if all(
+                        c not in f or var(v) or isinstance(f[c], (list, dict)) or imp._allows(v, {f[c]})
+                        for c, v in fields.items())]
+                    if not hit:
+                        continue
+                    bound = None
+                    for c, v in fields.items():
+                        if not var(v) or not all(c in f and isinstance(f[c], str) for f in hit):
+                            continue
+                        vals = {f[c] for f in hit}
+                        for t3, g in pos:
+                            if t3 != "日":
+                                continue
+                            for k, v3 in g.items():
+                                if v3 == v and k in _DAY_FIELDS:
+                                    on = {d for d in JIAZI if _DAY_FIELDS[k](d) in vals}
+                                    bound = on if bound is None else bound & on
+                    if bound is None:
+                        return None
+                    days |= bound
+    return days
 
 
 def _impact(kb):
@@ -1916,9 +1970,11 @@ def _defeaters(kb, targets):
 
 
 def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closure_of, procs, progress, shared,
-                   read):
+                   read, days=None):
     """Step 2 of audit_rules after an edit, on the edit's cone: (pairs of the audited entries,
-    the entries firing on their boards, where each of those fires among them)."""
+    the entries firing on their boards, where each of those fires among them).  `days`: an edit
+    of table cells read only on these days (_edit_days); the boards of other days are as in the
+    saved run, the cone's firings and subjects there with the rest."""
     import bisect
     ents = kb.entries
     D = set(ids) | {e for e in unchanged.affected if e in ents} | {e for e in unchanged.defeated if e in ents}
@@ -1956,11 +2012,12 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
     loose = reach & (alone | positive) if rows is not None else set()
     # (a question's boards that fire as their base boards: not judged again, see _question_aliases)
     alias, kept = _question_aliases(kb, boards, nets[0][1], nets, rules, closure_of)
-    on = set(mine)
+    on = set(mine) if days is None else {i for i in mine if boards[i].get("day") in days}
+    off = [] if days is None else [i for i in mine if i not in on]      # (as in the saved run)
     alias = {i: j for i, j in alias.items() if i in on}
     if any(j not in on for j in alias.values()):
         alias, kept = {}, list(nets[1:])
-    walk = [i for i in mine if i not in alias]
+    walk = [i for i in mine if i in on and i not in alias]
     sub = [boards[i] for i in walk]
     sub_nets = [(bisect.bisect_left(walk, a), bisect.bisect_left(walk, b), _net_within(rules, net, rows))
                 for a, b, net in nets[:1] + kept]
@@ -2020,19 +2077,30 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
     dim_masks = {d: saved.mask(v) for d, v in dim_masks.items()}
     subjects = saved.sets["subjects"]
     opposite = {"吉": "凶", "凶": "吉"}
+    off_mask = saved.mask(off) if off else 0
     for a in ids:
         mine_a = defaultdict(list)           # (tone, subject) -> this run's boards
         for (e, tone, x), js in subj2.items():
             if e == a:
                 mine_a[(tone, x)].extend(js)
-        if not mine_a:
-            continue
         bits_a = {k: saved.mask(v) for k, v in mine_a.items()}
+        # (off the edit's days: its subjects as the saved run has them, met there by every other
+        # judgment as it was, those of the cone too)
+        off_a = {}
+        if off_mask:
+            for tone, by_x in (subjects.get(a) or {}).items():
+                for x, packed in by_x.items():
+                    v = _bits_of(packed) & off_mask
+                    if v:
+                        off_a[(tone, x)] = v
+        if not bits_a and not off_a:
+            continue
         for y, tones in subjects.items():
-            if y in D or y == a:
+            if y == a:
                 continue
             allowed = None
-            for (tone, x), va in bits_a.items():
+            here = off_a if y in D else {k: bits_a.get(k, 0) | off_a.get(k, 0) for k in set(bits_a) | set(off_a)}
+            for (tone, x), va in here.items():
                 packed = (tones.get(opposite.get(tone)) or {}).get(x)
                 if not packed:
                     continue
@@ -2065,7 +2133,11 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
                 met.add(y)
                 if ents[y].kind in JUDGMENT_KINDS:
                     on_all[y] = saved.indices(v)
-    for y, js in fired2.items():
+    off_m = saved.mask(off) if off else 0
+    for y in set(fired2) | ({y for y in saved.sets["sets"] if y in ents and not unchanged(y)} if off_m else set()):
+        js = list(fired2.get(y, ()))
+        if off_m:
+            js += saved.indices(saved.bits(y) & off_m)
         if y in ents and y not in ids and not unchanged(y) and js:
             met.add(y)
             if ents[y].kind in JUDGMENT_KINDS:
@@ -2359,6 +2431,22 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     inexact1 = set()                     # (but those the rows left out of its tables may move)
     aliased = 0
     saved = _saved_sets(prior, boards, saved_boards) if unchanged is not None else None
+    # an edit of table cells only: the days whose boards can read the facts it changed; every
+    # other board judges as in the saved run (which holds all of this run's boards), so it is
+    # read from there and only these days are judged (`edited_days`)
+    days = None
+    if saved is not None and getattr(unchanged, "changed_facts", None) is not None \
+            and len(saved.back) == len(boards):
+        days = _edit_days(kb, unchanged.changed_facts)
+    off = None if days is None else [i for i, b in enumerate(boards) if b.get("day") not in days]
+
+    def on_days(idx):
+        return idx if days is None else [i for i in idx if boards[i].get("day") in days]
+
+    def saved_off(x):
+        """Where x fired in the saved run on the boards off the edit's days."""
+        return saved.indices(saved.bits(x) & off_mask) if days is not None else []
+    off_mask = saved.mask(off) if days is not None else 0
     if todo:
         closure = closure1 = row_closure(kb, closure_of, set(todo))
         # (and the rows a family rule step 3 will need moved in, when they add no board: see _foreseen)
@@ -2370,8 +2458,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         rows1, inexact1 = _rows_for(kb, set(todo) | extra1, closure)
         net_for = functools.partial(_net_within, closure, rows=rows1)
         need1 = {d for r in closure for d in read.get(r, ())}
-        keep1 = [i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need1
-                 or (_dim_of(b) == "year" and "person" in need1)]
+        keep1 = on_days([i for i, b in enumerate(boards[:n_main]) if _dim_of(b) is None or _dim_of(b) in need1
+                         or (_dim_of(b) == "year" and "person" in need1)])
         n1 = len(keep1)
         # a question's boards where its network holds all of this one and none of it reads the
         # question: each fires as its base board does (the same board without the question)
@@ -2379,9 +2467,10 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         aliased += len(alias)
         nets1 = []
         for a, b, net in kept:
-            if net_for(net)[1]:         # (none of it in the question's network: nothing fires there)
-                nets1.append((len(keep1), len(keep1) + b - a, net_for(net)))
-                keep1 += list(range(a, b))
+            sel = on_days(range(a, b))
+            if net_for(net)[1] and sel:     # (none of it in the question's network: nothing fires there)
+                nets1.append((len(keep1), len(keep1) + len(sel), net_for(net)))
+                keep1 += sel
         walked, _ = run_space([boards[i] for i in keep1], kb_dir, None, procs, progress, "rules 1/3",
                               nets=[(0, n1, net_for(None))] + nets1, shared=shared)
         # (every entry the walk reports, not only the audited ones: a met rule among them needs
@@ -2392,7 +2481,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
             got = [keep1[j] for j in walked.get(x, [])]
             main_got = _fill_dims(boards, n_main, [i for i in got if i < n_main], need1)
             on = set(main_got)
-            walked1[x] = sorted(main_got + [i for i in got if i >= n_main] + [i for i, j in alias.items() if j in on])
+            walked1[x] = sorted(main_got + [i for i in got if i >= n_main] + [i for i, j in alias.items() if j in on]
+                                + saved_off(x))
         for x in todo:
             fired1[x] = walked1[x]
     steps["1 where they fire"] = round(time.time() - t1, 1)
@@ -2426,7 +2516,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
         # on the boards where the audited ones fire; their pairs with the others are the
         # intersection of their boards by subject with the saved run's
         pairs, met, on_all, judged_again = _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged,
-                                                          closure_of, procs, progress, shared, read)
+                                                          closure_of, procs, progress, shared, read, days)
         steps["2 what they meet (edit's cone + saved run)"] = round(time.time() - t1, 1)
     else:
         # 2. the whole network (or the whole question network) on those boards
@@ -2468,7 +2558,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     for y in sorted((broad | narrow) - from_saved):
         if closure1 and y not in inexact1 and (y in closure1 if y in kb.rules
                                                else row_closure(kb, closure_of, {y}) <= closure1):
-            fired[y] = walked1.get(y, [])
+            fired[y] = walked1[y] if y in walked1 else saved_off(y)
             from_saved.add(y)
     # a family rule the edit moves only in its reports of rows whose boards are known now (the
     # audited ones, or walked exactly in step 1): it fires where it reported the other rows then
@@ -2535,6 +2625,8 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     rep["not_compared"] = sorted(skipped)
     if judged_again is not None:
         rep["judged_again"] = judged_again      # step 2's cone: the entries judged on their boards
+    if days is not None:
+        rep["edit_days"] = sorted(days)         # an edit of cells: only these days' boards judged
     rep["question_boards_as_base"] = aliased
     rep["judged_over_space"] = sorted(cand)     # step 3: met rules judged over the space
     rep["counts_reused"] = len(reused) + len(from_saved)

@@ -2729,8 +2729,8 @@ def findings(kb, rep):
     - conflict, undeclared: an error within one book (one seed: the book contradicts itself unless a
       declaration quotes where it says both); a warning across books (two schools' judgments meet
       on a branch).  Declared, or weighed by the book: a note, with the row that covers it.
-    - redundant (the same firing set): error when the group mixes 吉 and 凶; a warning within one
-      book; a note across books.
+    - redundant (the same firing set): error when the group mixes 吉 and 凶 and some pair of them
+      is not declared by both its ids; else a warning within one book, a note across books.
     - subsumed (one firing set inside another's): a note (nestings under a rule firing on more
       than half the boards are dropped, and counted).
     - never fires: an error when its own example does not fire either; a warning when nothing
@@ -2783,11 +2783,19 @@ def findings(kb, rep):
     for g in rep["redundant"]:
         tones = {v for v in g["valences"] if v}
         books = {entry_ref(kb, x)["book"] for x in g["rules"]}
-        sev = "error" if {"吉", "凶"} <= tones else ("warning" if len(books) == 1 else "note")
-        out.append({"severity": sev, "check": "redundant", "boards": g["boards"],
-                    "entries": [ref(x) for x in g["rules"]], "board": g["board"], "command": g["command"],
-                    "message": "、".join(f"{n}（{v or '—'}）" for n, v in zip(g["names"], g["valences"]))
-                               + f" 同起於同 {g['boards']} 盤" + ("，吉凶相反" if sev == "error" else "")})
+        mixed = {"吉", "凶"} <= tones
+        # a group that mixes 吉 and 凶 is an error unless each of its opposite pairs is declared by
+        # name (a row naming both, or one entry naming the other: never a glob), which says why
+        named = _named_declarations(kb, g["rules"], g["valences"]) if mixed else None
+        sev = "error" if mixed and named is None else ("warning" if len(books) == 1 else "note")
+        f = {"severity": sev, "check": "redundant", "boards": g["boards"],
+             "entries": [ref(x) for x in g["rules"]], "board": g["board"], "command": g["command"],
+             "message": "、".join(f"{n}（{v or '—'}）" for n, v in zip(g["names"], g["valences"]))
+                        + f" 同起於同 {g['boards']} 盤" + ("，吉凶相反" if mixed else "")
+                        + ("（已宣告：" + "、".join(sorted({c["id"] for c in named})) + "）" if named else "")}
+        if named:
+            f["covered_by"] = named
+        out.append(f)
     for x in rep["subsumed"]:
         out.append({"severity": "note", "check": "subsumed", "boards": x["narrow_boards"],
                     "entries": [ref(x["narrow"]), ref(x["broad"])], "board": x["board"], "command": x["command"],
@@ -2830,6 +2838,21 @@ def findings(kb, rep):
     out.sort(key=lambda f: (rank[f["severity"]], -f["boards"], f["check"], [e["id"] for e in f["entries"]]))
     for f in out:
         f["key"] = finding_key(f)
+    return out
+
+
+def _named_declarations(kb, rules, valences):
+    """The declarations naming each 吉–凶 pair of a group by both its ids (never a glob), or None
+    when some pair has none."""
+    good = [x for x, v in zip(rules, valences) if v == "吉"]
+    bad = [x for x, v in zip(rules, valences) if v == "凶"]
+    out = []
+    for a in good:
+        for b in bad:
+            got = [c for c in covers(kb, a, b) if not c["wildcard"]]
+            if not got:
+                return None
+            out.extend(c for c in got if c not in out)
     return out
 
 

@@ -37,6 +37,20 @@ MORE = """\
     when:
       - 位: {位: 初傳, 支: $a}
       - test: {eq: [$a, 午]}
+  - id: t-mix2-ji
+    name: 混吉二
+    kind: 格
+    valence: 吉
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 末傳, 支: 酉}
+  - id: t-mix2-xiong
+    name: 混凶二
+    kind: 格
+    valence: 凶
+    source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+    when:
+      - 位: {位: 末傳, 支: 酉}
   - id: t-mix-ji
     name: 混吉
     kind: 格
@@ -74,6 +88,12 @@ tables:
         name: 全盤合參
         甲: [t-mix-*]
         乙: [t-mix-*]
+        reading: 試。
+        source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
+      - id: t-decl-mix2
+        name: 一位二名
+        甲: t-mix2-ji
+        乙: t-mix2-xiong
         reading: 試。
         source: [{seed: 000_97d20668deca6813.txt, para: 7, quote: 初傳空曰斬首}]
 """
@@ -118,6 +138,11 @@ def test_tones_in_redundancy_and_subsumption(rep):
     f = next(f for f in rep["findings"] if f["check"] == "redundant"
              and {e["id"] for e in f["entries"]} == {"t-mix-ji", "t-mix-xiong"})
     assert f["severity"] == "error" and {e["valence"] for e in f["entries"]} == {"吉", "凶"}
+    # the same two conditions declared by both ids: the book names one place twice, not an error
+    two = next(f for f in rep["findings"] if f["check"] == "redundant"
+               and {e["id"] for e in f["entries"]} == {"t-mix2-ji", "t-mix2-xiong"})
+    assert two["severity"] == "warning" and [c["id"] for c in two["covered_by"]] == ["t-decl-mix2"]
+    assert "已宣告：t-decl-mix2" in two["message"]
     dup = next(f for f in rep["findings"] if f["check"] == "redundant"
                and {e["id"] for e in f["entries"]} == {"t-dup-1", "t-dup-2"})
     assert dup["severity"] == "warning"                  # the same tone, one book

@@ -809,6 +809,10 @@ class _Way:
         if a.fact == "盤" and set(a.fields.values()) & set(self.related):
             return False                                    # 克日干之墓者 臨 本命: a tie of two names
         if a.fact == "盤":
+            for f, v in a.fields.items():                   # 日干之長生 臨 其所屬之墓: a name reached
+                if f != "天" and v in self.derived and not self.places.get(v, [""])[0].endswith((" 所臨", " 所乘之將")):
+                    return False                            # from elsewhere first, tied here to the sky
+        if a.fact == "盤":
             sky = dict(a.key).get("天") or a.fields.get("天")
             named = (_is_var(sky) and sky in self.places) or (not _is_var(sky) and sky is not None)
             return named and all(v in self.places for f, v in a.fields.items() if f != "天")

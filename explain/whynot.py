@@ -893,6 +893,12 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
                 has.append(f"{name} {env[v]}")
             else:                                   # one of several places: the board's value at each
                 has += _choice_values(v, w, fb) or _class_values(v, w, ww, fb, name)
+    if kind == "atom" and x.fact == "盤" and not ok and "地" in x.fields:
+        sky = x.fields.get("天")                    # 日干之長生 亥 臨 其所屬之墓 辰: where 亥 is on this board
+        if _is_var(sky) and sky in env:
+            at = next((f.get("地") for f, _ in fb.facts("盤") if f.get("天") == env[sky]), None)
+            if at:
+                has.append(f"{env[sky]} 所臨 {at}")
     return ok, has + tail
 
 

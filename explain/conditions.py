@@ -905,6 +905,11 @@ class _Way:
                     tpl = "{將} 臨 {地}" if a.fact == "盤" and f == "天" and "{地}" in tpl and "{將}" in tpl \
                         and "將" in vals else \
                         re.sub(r" \{" + f + r"\}(?= )", "", tpl) if a.fact != "盤" else tpl
+            # the branch over a place read for nothing but being there: 「行年上神」, never 「行年上見某支」
+            v = a.fields.get("支")
+            if "上見{支}" in tpl and v is not None and str(vals.get("支", "")).startswith("某") and self._free(v) \
+                    and (self.w.dom.get(v) is None or self.w.dom.get(v) == self._full(v)):
+                tpl = tpl.replace("上見{支}", "上神")
             # a field the pattern does not read, its unit after it (農曆{月}月): neither said (農曆15日, never 某月)
             tpl = re.sub(r"\{(\w)\}\1", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
             for f, v in sorted(a.fields.items()):    # a yes-field the words have no place for: its name (農曆晦)

@@ -67,3 +67,12 @@ def test_whynot_names_both_values_and_where_the_first_sits(kb):
     line = next(c for c in rep["conditions"] if not c["held"])
     assert line["text"] == "日干之長生 臨 其所屬之墓"
     assert line["facts"] == ["日干之長生 亥", "日干之長生所屬之墓 辰", "亥 所臨 亥"], line
+
+
+def test_a_places_branch_read_for_being_there(kb):
+    # 占夢 reads 行年's 上神 whatever it is: 「行年上神」, never 「行年上見某支」; with its general, 「（乘…）」
+    assert conditions_in_words(kb, kb.entries["yh-meng"])[1] == ["所問 為 占夢", "行年上神"]
+    assert conditions_in_words(kb, kb.entries["yh-xintiao-jijiang"])[1][1] == "行年上神（乘六合或太常或太陰或貴人或青龍）"
+    r = judge(dict(day="丁卯", on="亥加丑", question="占心跳心驚", born=1963, sex="f", year=2026))
+    line = next(c for c in Q.explain(r, "yh-xintiao-jijiang")["conditions"] if not c["held"])
+    assert line["text"].startswith("行年上神") and line["facts"] == ["行年上見卯（乘天空）"], line

@@ -175,14 +175,17 @@ class _Way:
                 add(v, word)
                 self.self_named[id(a)] = f
         self.class_named = set()
-        if not self.own:
-            taken = {x for ws in places.values() for x in ws}
-            for a in w.atoms:
-                got = self._class_name(a, places, taken)
-                if got:
-                    add(got[0], got[1])
-                    taken.add(got[1])
-                    self.class_named.add(id(a))
+        # (a row's own page: the rows it is names its own value; another 神煞 it reads, 弔客 beside
+        # 喪門, is named by its class like any other)
+        own_names = {x for r in (self.own or ()) if r in self.kb.rows
+                     for x in (self.kb.rows[r].name, self.kb.rows[r].meta.get("煞")) if x}
+        taken = {x for ws in places.values() for x in ws} | own_names
+        for a in w.atoms:
+            got = self._class_name(a, places, taken)
+            if got and (not self.own or a.fact == "煞"):
+                add(got[0], got[1])
+                taken.add(got[1])
+                self.class_named.add(id(a))
         for a in w.atoms:                           # a general on a named branch: 初傳 所乘之將
             if a.fact != "盤":
                 continue

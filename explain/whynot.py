@@ -1062,6 +1062,14 @@ def _solves(atoms, w, fb, env, budget, rels=(), limit=MAX_BINDINGS):
     return out
 
 
+def _one_value(w, x):
+    """The one value a field holds: a literal, or a variable the condition allows one value of."""
+    if isinstance(x, str) and not _is_var(x) and not x.startswith("~"):
+        return x
+    d = w.dom.get(x) if x is not None else None
+    return next(iter(d)) if d is not None and len(d) == 1 else None
+
+
 def _judged_lines(kb, w, ww, lines, fb, env, judged_ids):
     """The way's lines judged on the board with these values: [{text, held, facts, on_board, lacks?}]."""
     lenv = None
@@ -1091,6 +1099,16 @@ def _judged_lines(kb, w, ww, lines, fb, env, judged_ids):
                 b = {v: at[v] for v in free if v in at and _is_var(v)}
                 got[-1]["facts"] = [t or _plain_text(f) for f, t in _witnesses(cond, b, fb)][:3]
                 got[-1]["on_board"] = False
+            if not ok and what[0] == "atom":       # 弔客 入占: a 神煞 named by its class the board has none of
+                from liuren.explain.words import WORDS
+                for v in what[1].fields.values():
+                    cls = next((_one_value(w, a.fields.get("煞")) for a in w.atoms
+                                if a.fact == "煞" and id(a) in getattr(ww, "class_named", ()) and a.fields.get("支") == v),
+                               None)
+                    if cls and v not in env and not any(f.get("煞") == cls for fs in fb.by_type.values() for f, _ in fs):
+                        got[-1]["facts"] = []
+                        got[-1]["lacks"] = {lg: WORDS[lg]["lacks"]["神煞"].format(x=cls) for lg in ("zh", "ja")}
+                        break
             if not ok and what[0] == "judged":     # another rule's judgment the board has not formed
                 from liuren.explain.words import WORDS
                 v = what[1].fields.get("規")

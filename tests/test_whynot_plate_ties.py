@@ -76,3 +76,11 @@ def test_a_places_branch_read_for_being_there(kb):
     r = judge(dict(day="丁卯", on="亥加丑", question="占心跳心驚", born=1963, sex="f", year=2026))
     line = next(c for c in Q.explain(r, "yh-xintiao-jijiang")["conditions"] if not c["held"])
     assert line["text"].startswith("行年上神") and line["facts"] == ["行年上見卯（乘天空）"], line
+
+
+def test_another_shensha_a_row_reads_is_named_by_its_class(kb):
+    # 喪門 needs 弔客 in the 課傳 too (卷中 ¶89 「喪吊俱到」): 「弔客 入占（課傳）」, never 「某支 為弔客（據歲）」
+    lines = conditions_in_words(kb, kb.entries["jz-sangmen"])[1]
+    assert "弔客 入占（課傳）" in lines and not any("某" in x for x in lines), lines
+    lines = conditions_in_words(kb, kb.entries["jz-diaoke"])[1]
+    assert "喪門 入占（課傳）" in lines and not any("某" in x for x in lines), lines

@@ -2433,7 +2433,7 @@ def audit_rules(kb, kb_dir, ids, boards, n_main, nets, procs, progress, dims, qs
     saved = _saved_sets(prior, boards, saved_boards) if unchanged is not None else None
     # an edit of table cells only: the days whose boards can read the facts it changed; every
     # other board judges as in the saved run (which holds all of this run's boards), so it is
-    # read from there and only these days are judged (`edited_days`)
+    # read from there and only these days are judged (the report's `edit_days`)
     days = None
     if saved is not None and getattr(unchanged, "changed_facts", None) is not None \
             and len(saved.back) == len(boards):

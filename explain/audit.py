@@ -2133,11 +2133,10 @@ def _step2_partial(kb, kb_dir, ids, boards, mine, nets, saved, unchanged, closur
                 met.add(y)
                 if ents[y].kind in JUDGMENT_KINDS:
                     on_all[y] = saved.indices(v)
-    off_m = saved.mask(off) if off else 0
-    for y in set(fired2) | ({y for y in saved.sets["sets"] if y in ents and not unchanged(y)} if off_m else set()):
+    for y in set(fired2) | ({y for y in saved.sets["sets"] if y in ents and not unchanged(y)} if off_mask else set()):
         js = list(fired2.get(y, ()))
-        if off_m:
-            js += saved.indices(saved.bits(y) & off_m)
+        if off_mask:
+            js += saved.indices(saved.bits(y) & off_mask)
         if y in ents and y not in ids and not unchanged(y) and js:
             met.add(y)
             if ents[y].kind in JUDGMENT_KINDS:

@@ -620,24 +620,25 @@ def _solve(atoms, w, fb, env, budget=None, rels=()):
     return None
 
 
-def _tied(w, seed):
-    """The atoms of a way tied to these atoms through variables the board does not fix."""
+def _tied(w, seed, env=()):
+    """The atoms of a way tied to these atoms through variables the board does not fix (a value
+    env holds ties nothing: 弔客 酉 入占（課傳） is judged apart from whether 酉 克干支)."""
     got, vs = list(seed), set()
     for a in seed:
-        vs |= set(a.fields.values())
+        vs |= set(a.fields.values()) - set(env)
     grew = True
     while grew:
         grew = False
         for a in w.atoms:
             if a.fact != "判" and all(a is not x for x in got) and set(a.fields.values()) & vs:
                 got.append(a)
-                vs |= set(a.fields.values())
+                vs |= set(a.fields.values()) - set(env)
                 grew = True
     return got
 
 
 def _atom_holds(a, w, fb, env):
-    return _sat(_tied(w, [a]), w, fb, env)
+    return _sat(_tied(w, [a], env), w, fb, env)
 
 
 def _derived_holds(a, w, ww, fb, env, seed=None):
@@ -659,8 +660,8 @@ def _derived_holds(a, w, ww, fb, env, seed=None):
         if src in ww.derived:
             todo.append(src)
     if not n0:
-        return _sat(_tied(w, seed), w, fb, env)
-    tied = _tied(w, seed)
+        return _sat(_tied(w, seed, env), w, fb, env)
+    tied = _tied(w, seed, env)
     got = set()
     for b in tied:
         got |= set(b.fields.values())
@@ -821,10 +822,10 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
         ok = any(i in judged_ids for i in ids)
     elif kind == "dom":
         ok = _allowed(w, x, env[x]) if x in env else _sat(_tied(w, [a for a in w.atoms if x in a.fields.values()
-                                                                  and a.fact != "判"]), w, fb, env)
+                                                                  and a.fact != "判"], env), w, fb, env)
         vars_ = [x]
     elif kind == "seen":                            # 財 見於 日干、…: where the branch the board makes it is
-        ok = _placed_known(x, w, ww, env) and _solve(_tied(w, [x]), w, fb, env, None, w.rels) is not None
+        ok = _placed_known(x, w, ww, env) and _solve(_tied(w, [x], env), w, fb, env, None, w.rels) is not None
         v = next((v for f, v in x.fields.items() if f in ("支", "天") and v in ww.places), None)
         has = _choice_values(v, w, fb) if v is not None else []
         if v is not None and v in env:              # named by what it is (日支之合), not by the places
@@ -837,7 +838,7 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
     elif kind == "atom":
         outs = set(x.fields.values()) & {v for _, v in getattr(ww, "own_outs", ())}
         if outs:                                    # 進神 入占: the branch the board's key makes, not any branch
-            ok = _placed_known(x, w, ww, env) and _solve(_tied(w, [x]), w, fb, env, None, w.rels) is not None
+            ok = _placed_known(x, w, ww, env) and _solve(_tied(w, [x], env), w, fb, env, None, w.rels) is not None
             has = [f"{ww.names.get(v)} {'或'.join(_ordered(vals))}" for v in outs if v not in env
                    for vals in [_made(v, w, env)] if vals]
         else:
@@ -870,7 +871,8 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
         outs = [i for i, v in enumerate(vs) if v in {o for _, o in ww.own_outs}]
         fit = [t for t in tuples if all(env[v] == t[i] for i, v in enumerate(vs) if v in keys)]
         ok = bool(keys) and bool(fit)
-        has = [f"{ww.names.get(v)} {env[v]}" for v in keys if ww.names.get(v)]
+        # (a value that is its own name, 弔客 read as the 神煞 弔客, says nothing)
+        has = [f"{ww.names.get(v)} {env[v]}" for v in keys if ww.names.get(v) and ww.names.get(v) != env[v]]
         for i in outs:
             got = list(dict.fromkeys(t[i] for t in fit))
             if keys and got:

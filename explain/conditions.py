@@ -1626,42 +1626,6 @@ def _pattern_words(cond, b, kb, ref=None, fill=None):
 
 
 
-def item_text(kb, key, item, values, neg=None, fill=None):
-    """One item of an entry's condition as WHY-NOT shows it: in the rule page's words (the model's names
-    for its variables), the board's value in place of a name wherever the board has it; the n-th
-    negation (neg) worded from its own requirement in the model, its outer values put in."""
-    from liuren.knowledge.meaning import meaning_of
-    m = meaning_of(kb)
-    rule, _ = _rule_of(kb, kb.entries[key]) if key in kb.entries else (None, None)
-    eid = key if key in m.entries else (rule.id if rule is not None else None)
-    ww = None
-    if eid in m.entries:
-        ways = [w for w in m.requirement(eid) if not w.impossible] or m.requirement(eid)
-        if ways:
-            items = list(_flat_items(expand_macros(rule.when if isinstance(rule.when, list) else [rule.when],
-                                                   kb.macros, itertools.count()))) if rule is not None else []
-            ww = _Way(kb, m, ways[0], None, items)
-    names = {}
-    k = next((x for x in item if x != "macro"), None) if isinstance(item, dict) else None
-    naming = set()                                  # a pattern that is itself the place a name comes from
-    if k in NAMING or k in ("位", "位氣", "時令"):
-        naming = {x for x in item[k].values() if isinstance(x, str)}
-    if ww is not None:
-        for x, root in ww.w.alias.items():
-            if root in ww.names and not ww.names[root].startswith("某") and x not in naming:
-                names[x] = ww.names[root]
-    named = {**names, **{x: v for x, v in values.items() if v is not None}}
-    if neg is not None and ww is not None and neg < len(ww.w.neg_ways) and ww.w.neg_ways[neg]:
-        outer = {v: n for v, n in ww.names.items() if not v.startswith("~c")}
-        for x, root in ww.w.alias.items():
-            if x in values and values[x] is not None:
-                outer[root] = str(values[x])
-        said = ww._negation(neg, item.get(k) if k == "not" else item, outer)
-        if said is not None:
-            return NEG.format(said)
-    return _pattern_words(item, named, kb, fill=fill)
-
-
 def _rule_of(kb, entry):
     return reporting_rule(kb, entry.id)
 
@@ -1768,9 +1732,39 @@ def _placement(kb, rule, entry):
         if k in m.static_types:
             tables.append(next((t.name for t in kb.tables.values() if t.fact_type == k), k))
     places, tables = list(dict.fromkeys(places)), list(dict.fromkeys(tables))
+    own = own_row_line(kb, rule, entry, _Way(kb, m, ways[0], None)) if ways else None
     if not tables:
         return ["、".join(places)] if places else []
-    return [READS.format(t="、".join(tables), a="、".join(places) or "某")]
+    return [READS.format(t="、".join(tables), a="、".join(places) or "某")] + ([own[0]] if own else [])
+
+
+OWN_ROW_LACKS = "{a}（此條不載）"     # a row that gives no value where its table reads one (朱雀臨, 脫支)
+
+
+def own_row_line(kb, rule, entry, ww, data=None):
+    """A family row the model gives no lines for (its cells cannot meet the board: 朱雀臨 of ¶73, whose
+    branch the book lost): its cells said at the places its table reads, 「初傳 所乘之將 為 朱雀，初傳 所臨
+    （此條不載）」, with {column: the way's variable} and the places it gives nothing for — or None for
+    any other entry.  data: the row's cells as a board reads them (under a variant: 朱雀臨巳)."""
+    row = kb.rows.get(entry.id)
+    if row is None or not rule.as_var or rule.id == entry.id:
+        return None
+    pat = next(((k, f) for k, f in _patterns(rule.when) if isinstance(f, dict) and f.get("id") == rule.as_var), None)
+    if pat is None:
+        return None
+    cols = {c: x for c, x in pat[1].items() if c != "id" and _is_var(x)}
+    var_of = {c: next((v for v in ww.places if v.split("~")[0] == x), None) for c, x in cols.items()}
+    if not cols or None in var_of.values():
+        return None
+    data = (row.data if data is None else data) or [{}]
+    parts, missing = [], []
+    for c, v in var_of.items():
+        name = ww.places[v][0]
+        vals = list(dict.fromkeys(str(d[c]) for d in data if d.get(c) is not None))
+        parts.append(IS.format(a=name, v=ONE_OF.join(vals)) if vals else OWN_ROW_LACKS.format(a=name))
+        if not vals:
+            missing.append(name)
+    return "，".join(parts), var_of, missing
 
 
 def _patterns(cond):

@@ -119,9 +119,10 @@ def _condition(c):
     if c.get("own_row") and not facts:          # the board lines above say what the board has there
         return f"✗ {need}{c['text']}"
     gone = (c.get("lacks") or {}).get(lang)          # what the board lacks, named: 此盤未給月建, 課傳無 寅
+    more = f"；{gone}" if gone and facts else ""  # values read, and an input not given (本命 beside 日干 丁)
     if c.get("on_board") and facts:             # the board's own values at the places the line names
-        return f"✗ {need}{c['text']}；{w('此盤')}：{facts}"
-    return f"✗ {need}{c['text']}；" + (f"{w('盤上最近者')}：{facts}" if facts else gone or w("盤上無此"))
+        return f"✗ {need}{c['text']}；{w('此盤')}：{facts}{more}"
+    return f"✗ {need}{c['text']}；" + (f"{w('盤上最近者')}：{facts}{more}" if facts else gone or w("盤上無此"))
 
 
 def imagery_line(sym, items):

@@ -6,20 +6,20 @@ nodes, which Judgment.chain_graph keeps as the whole graph has them), plus the K
 (data, as the trace names the KB it was judged with).  The conditions are the rule page's lines,
 from the condition model (liuren.knowledge.meaning; a variant with a `when:` of its own has its
 own model), each judged on the board on the binding the board meets the way by
-(model_conditions); for the few entries the model gives no lines (placements), each item of the
-condition is matched by a small backtracking search that keeps the assignment satisfying the most
-(_item_conditions).  Nothing is fired and the engine is not run again.
+(model_conditions); for the entries the model gives no lines (a placement, a rule that reads only
+an input, a row whose cells cannot meet the board), the rule page's one line, held where the board
+meets the whole way, with the board's value at each place it reads (placement_conditions).  Every
+line is the model's: none is read off the engine's patterns.  Nothing is fired and the engine is
+not run again.
 
-It is one thing, the answer to "why did this rule not fire here": the search, the rule page's
-lines judged on the board (model_conditions) and what the board lacks (lacks) are kept together
-so that each failed line is said with the board's own values by one piece of code.
+It is one thing, the answer to "why did this rule not fire here": the rule page's lines judged on
+the board (model_conditions, placement_conditions) and what the board lacks (lacks) are kept
+together so that each failed line is said with the board's own values by one piece of code.
 """
 from __future__ import annotations
 
 # the words of values and of other rules named in a condition are the rule page's (explain.conditions)
-from liuren.explain.conditions import (CALC_WORDS, CLASS_NAMING, _Missing, _flat_cond as _flat, _fmt_value,  # noqa: F401
-                                       reporting_rule, rule_names)
-from liuren.knowledge.conditions import expand_macros
+from liuren.explain.conditions import CLASS_NAMING, _flat_cond as _flat, reporting_rule  # noqa: F401 (reporting_rule: for the views)
 from liuren.knowledge.meaning import FUNCTIONAL
 from liuren.rules.compile import TEST_FUNCS
 from liuren.rules.judging import _sources
@@ -142,91 +142,6 @@ def solutions(cond, b, fb, budget):
     return out
 
 
-def anchors(items, fb):
-    """The variables a rule reads at a named place of the board (初傳, 干上 …), bound to the branch
-    the board puts there: a condition that fails is then said of the board's own value (「初傳亥旺或相」
-    ✗), never of a branch found elsewhere to satisfy other items.  Only items every route through
-    the rule takes count (not those inside any: or not:)."""
-    at = {}
-    for item in items:
-        for c in ([item] if "all" not in item else [x for x in item["all"] if isinstance(x, dict)]):
-            k = next((x for x in c if x != "macro"), None)
-            if k in (None, "all", "any", "not", "test") or not isinstance(c.get(k), dict):
-                continue
-            place, branch = c[k].get("位"), c[k].get("支")
-            if isinstance(place, str) and not _is_var(place) and _is_var(branch):
-                at.setdefault(branch, set()).add(place)
-    board = {f.get("位"): f.get("支") for f, _ in fb.facts("位")}
-    return {v: board[ps.pop()] for v, ps in at.items() if len(ps) == 1 and board.get(next(iter(ps)))}
-
-
-def best_assignment(items, fb, pre):
-    """The bindings satisfying the most top-level items (and which ones), by backtracking."""
-    budget = [BUDGET]
-    best = {"held": set(), "b": dict(pre)}
-
-    def rec(remaining, b, held):
-        if len(held) + len(remaining) <= len(best["held"]) or budget[0] <= 0:
-            return
-        if not remaining:
-            best["held"], best["b"] = set(held), dict(b)
-            return
-        # the most constrained item next: fewest solutions under the current bindings
-        scored = []
-        for i in remaining:
-            sols = solutions(items[i], b, fb, budget)
-            scored.append((len(sols) if sols else 10 ** 9, i, sols))
-        scored.sort()
-        _, i, sols = scored[0]
-        rest = [j for j in remaining if j != i]
-        for s in sols[:50]:
-            rec(rest, s, held | {i})
-        rec(rest, b, held)           # or leave this one failed
-        if len(held) > len(best["held"]):
-            best["held"], best["b"] = set(held), dict(b)
-
-    rec(list(range(len(items))), dict(pre), set())
-    return best["held"], best["b"]
-
-
-# a test between two values, in words (never the engine's operator)
-def nearest(cond, b, fb, n=3):
-    """Facts of the condition's type that agree with most of its constraints."""
-    if isinstance(cond, list) or "macro" in cond:
-        parts = cond if isinstance(cond, list) else cond["all"]
-        out = []
-        for c in parts:
-            if not solutions(c, b, fb, [BUDGET]):
-                out += nearest(c, b, fb, n)
-        return out[:n]
-    k = next(x for x in cond if x != "macro")
-    v = cond[k]
-    if k in ("all", "any"):
-        out = []
-        for c in v:
-            out += nearest(c, b, fb, n)
-        return out[:n]
-    if k == "not":
-        return [t or _plain_text(f) for f, t in _witnesses(v, b, fb)][:n]
-    if k == "test":
-        return []
-    scored = []
-    # the condition's anchors: the place it names, the values the board gives its variables; the
-    # nearest facts are those at these anchors, and only those (三光's 初傳, never 干上 beside it)
-    anchor = {f: (b[x] if _is_var(x) else x) for f, x in v.items()
-              if (f == "位" and isinstance(x, str) and not _is_var(x)) or (_is_var(x) and x in b and f != "id")}
-    facts = [(fact, text) for fact, text in fb.facts(k) if all(fact.get(f) == want for f, want in anchor.items())]
-    if not facts and "位" in anchor:       # nothing there with these values: the place alone
-        facts = [(fact, text) for fact, text in fb.facts(k) if fact.get("位") == anchor["位"]]
-    elif not facts:                 # none with these values: what the board has of this kind (its 旬空 戌 亥)
-        facts = list(fb.facts(k))
-    for fact, text in facts:
-        score = sum(1 for f, want in v.items() if _match_fields({f: want}, fact, b) is not None)
-        scored.append((-score, text or _plain_text(fact)))
-    scored.sort()
-    return list(dict.fromkeys(t for _, t in scored))[:n]
-
-
 def _witnesses(cond, b, fb):
     """For a `not`: the facts that make it fail."""
     if isinstance(cond, dict) and len([k for k in cond if k != "macro"]) == 1:
@@ -249,15 +164,8 @@ def why_not(g, key, kb=None):
         return {"rule": key, "name": entry.name if entry else key, "fired": False, "conditions": [],
                 "note": "此條為表中資料，無規則據之論斷，故無所謂成立與否"}
     variants = g.graph.get("variants") or {}
-    when = rule.when
     choice = variants.get(rule.id) or variants.get("*")
-    for v in rule.variants:
-        if v["id"] == choice and "when" in v:
-            when = v["when"]
-    import itertools
-    items = expand_macros(when if isinstance(when, list) else [when], kb.macros, itertools.count())
     fb = FactBase(g, kb)
-    held, b = best_assignment(items, fb, {**anchors(items, fb), **pre})
     # what the rule reads and needs, said with the board's own values (explain.reads; the condition
     # model will take its place)
     from liuren.explain import reads as RD
@@ -286,71 +194,100 @@ def why_not(g, key, kb=None):
                 board_lines[lg] = board_lines[lg] + [{"text": head + "；".join(step_text(d, lg) for d in why),
                                                       "field": "由", "has": None, "need": [], "texts": None}]
     conds = model_conditions(kb, entry or rule, fb, variant=reading)   # the rule page's lines, judged on the board
-    if conds is None:               # an entry the model gives no lines (a placement …): each item matched
-        conds = _item_conditions(kb, key, rule, items, held, b, fb, variants)
+    if conds is None:               # an entry the model gives no lines: the places it reads, judged
+        conds = placement_conditions(kb, entry or rule, rule, fb, variants) or []
     q = rule.meta.get("question")
     note = note_of = None           # note: the command line's words; note_of: what a page words itself
     if q and g.graph.get("question") != q:
         note = f"這條規則只在問「{q}」時適用（--question {q}）"
         note_of = {"question": q}
-    elif len(held) == len(items):
+    elif conds and all(c["held"] for c in conds):
         note = "諸條件本盤皆具：或已成立（見 liuren why 之成立鏈），或其所屬之占本盤未問"
         note_of = {"all_held": True}
     return {"rule": key, "name": entry.name if entry else key, "fired": False, "family": rule.id if rule.id != key else None,
             "board": [dict(x, texts={lg: board_lines[lg][i]["text"] for lg in board_lines})
                       for i, x in enumerate(board_lines["zh"])],
-            "conditions": conds, "bindings": {k.lstrip("$"): v for k, v in b.items() if "~" not in k},
+            "conditions": conds,
             "sources": [{**{k: s[k] for k in ("seed", "para", "quote") if s.get(k) is not None},
                          "book": s["book"], "volume": s["volume"]} for s in _sources(kb, entry or rule)],
             "note": note, "note_of": note_of}
 
 
-def _item_conditions(kb, key, rule, items, held, b, fb, variants):
-    """The conditions of an entry the model gives no lines for, item by item: the best assignment's
-    bindings where an item held, the nearest facts where it failed, in the model's words."""
-    from liuren.explain import reads as RD
-    fixed = RD.row_bindings(kb, rule, key) if key != rule.id else {}
-    pats = list(RD._patterns(items))
-    row = kb.rows.get(key)
-    if row is not None and row.data and rule.as_var:
-        for k, fields in pats:                 # a pattern read through the row's id (見 {源: $r, 煞: $s})
-            if fields.get("源") == rule.as_var:
-                for f, x in fields.items():
-                    vals = {c.get(f) for c in row.data}
-                    if _is_var(x) and x not in fixed and len(vals) == 1 and None not in vals:
-                        fixed[x] = vals.pop()
-    # a failed condition is said with the board's values and the entry's needs only: never a value
-    # some other fact supplied to satisfy the rest (三傳 卯戊戊 on a board whose 三傳 is 亥酉未)
-    said = {**RD.board_values(pats, fb, RD.place_anchors(pats, fixed)), **fixed}
-    if fixed:
-        for x, vals in RD.needs_of(pats, kb, fixed, variants).items():
-            if x not in fixed and len(vals) > 1 and _own_var(items, rule, x):
-                said[x] = "或".join(sorted(vals))
-    from liuren.explain import conditions as CW
-    i_not = {}                                      # the n-th negated item of the condition: the model's n-th negation
-    for i, item in enumerate(items):
-        if isinstance(item, dict) and next((x for x in item if x != "macro"), None) == "not":
-            i_not[i] = len(i_not)
-    conds = []
-    for i, item in enumerate(items):
-        ok = i in held
-        if ok:
-            sols = solutions(item, b, fb, [BUDGET])
-            facts = _matched_texts(item, b, fb) if sols else []
-        else:
-            facts = nearest(item, said, fb)
-        own_row = bool(fixed) and _is_own_row(item, rule)
-        if own_row and not ok:
-            facts = []              # the board lines above say what the board has where the row reads
-        # the entry's own row says what the entry needs (its cells), never the board's values put in them
-        # each condition in the model's words (explain.conditions): a value the board has is said as it,
-        # one it lacks by the name the rule page gives it (日干之合所寄), a negation from its own requirement
-        text = _own_row_text(kb, key, item, said) if own_row else CW.item_text(
-            kb, key, item, {**said, **b} if ok else said, i_not.get(i), fill=_held_fact(item, b, fb) if ok else None)
-        gone = lacks(item, said, fb, kb) if not ok and not facts else None
-        conds.append({"text": text, "held": ok, "facts": facts, **({"own_row": True} if own_row else {}),
-                      **({"lacks": gone} if gone else {})})
-    return conds
+def placement_conditions(kb, entry, rule, fb, variants=None):
+    """The WHY-NOT of an entry the model gives no lines for (a placement, a rule that reads an input, a
+    family row whose cells cannot meet the board): its rule page's line (「依「太歲」讀 太歲」, 「所問」),
+    held where the board meets the whole way, with the board's value at each place it reads, or what
+    the board lacks there (此盤未給太歲); and a row's own cells (「初傳 所乘之將 為 朱雀，初傳 所臨（此條
+    不載）」) beside the board's values where its table reads them.  None where the page has no line."""
+    from liuren.explain.conditions import _Way, _placement, own_row_line
+    from liuren.knowledge.meaning import meaning_of
+    m = meaning_of(kb)
+    page = _placement(kb, rule, entry)
+    ways = m.requirement(entry.id if entry.id in m.entries else rule.id)
+    if not page or not ways:
+        return None
+    best = None
+    for w in ways:
+        ww = _Way(kb, m, w, None)
+        env = _board_env(w, fb, named=getattr(ww, "class_named", set()), names=ww.names)
+        sol = _solve([a for a in w.atoms if a.fact != "判"], w, fb, env, None, w.rels)
+        got = env if sol is None else {**env, **sol}
+        facts, gone = [], None
+        for v, words in ww.places.items():
+            # a branch read at one of several places (本命或行年) is the board's at each of them, never
+            # one reached another way (where 日干之長生 sits)
+            choice = any(a.fact == "位" and v in a.fields.values() and "位" in a.fields for a in w.atoms)
+            if v in got and not choice:
+                facts.append(f"{words[0]} {got[v]}")
+                continue
+            vals = _choice_values(v, w, fb)
+            facts += vals
+            if not vals and gone is None:
+                one = {x: next(iter(d)) for x, d in w.dom.items() if d is not None and len(d) == 1}
+                pats = [{a.fact: {**dict(a.key), **{f: one.get(x, x) for f, x in a.fields.items()}}}
+                        for a in w.atoms if v in a.fields.values() and a.fact != "判"]
+                gone = lacks(pats, got, fb, kb) if pats else None
+                if gone is None and choice:         # 本命或行年, neither given: each input named
+                    gone = _inputs_not_given(v, w, fb)
+        line = {"text": page[0], "held": sol is not None, "facts": facts, "on_board": True,
+                **({"lacks": gone} if gone and sol is None else {})}   # (本命 not given, beside 日干 丁)
+        conds = [line]
+        k = next((k for k, f in _patterns_of(rule) if isinstance(f, dict) and rule.as_var
+                  and f.get("id") == rule.as_var), None)
+        mine = [f for f, _ in fb.facts(k) if f.get("id") == entry.id] if k else []   # (under the variants read)
+        own = own_row_line(kb, rule, entry, ww, mine if (variants or {}).get(entry.id) else None)
+        if own is not None:             # the row's own cells beside the board's values where its table reads
+            from liuren.explain.words import WORDS, condition_words
+            text, var_of, missing = own
+            fits = sol is not None and any(all(f.get(c) == got.get(v) for c, v in var_of.items()) for f in mine)
+            said = [f"{ww.places[v][0]} {got[v]}" for v in var_of.values() if v in got]
+            row = {"text": text, "held": fits, "facts": said, "on_board": True}
+            if missing and not fits and not any(all(c in f for c in var_of) for f in mine):
+                x = "、".join(missing)              # a cell the book lost: nothing on a board can meet it
+                row["lacks"] = {lg: WORDS[lg]["lacks"]["row"].format(x=condition_words(x, lg)) for lg in ("zh", "ja")}
+            conds.append(row)
+        if best is None or sum(c["held"] for c in conds) > sum(c["held"] for c in best):
+            best = conds
+    return best
+
+
+def _inputs_not_given(v, w, fb):
+    """{zh, ja} naming the inputs the board was not given among the places a branch is read at (此盤未給
+    本命；此盤未給行年), or None."""
+    from liuren.explain.words import WORDS
+    from liuren.explain.conditions import _place_order
+    on = {f.get("位") for f, _ in fb.facts("位")}
+    places = {p for a in w.atoms if a.fact == "位" and v in a.fields.values() and "位" in a.fields
+              for p in (w.dom.get(a.fields["位"]) or ())}
+    missing = sorted((p for p in places if p in INPUT_PLACES and p not in on), key=_place_order)
+    if not missing:
+        return None
+    return {lg: "；".join(WORDS[lg]["lacks"][p] for p in missing) for lg in ("zh", "ja")}
+
+
+def _patterns_of(rule):
+    from liuren.explain.reads import walk_items
+    return walk_items(rule.when)
 
 
 INPUT_FACTS = ("問", "時令", "人", "夫妻行年", "農曆", "節日", "宿")
@@ -407,50 +344,6 @@ def lacks(item, said, fb, kb):
         return None
     key, x = found
     return {lg: WORDS[lg]["lacks"][key].format(x=x or "") for lg in ("zh", "ja")}
-
-
-def _held_fact(item, b, fb):
-    """The board's fact a held single pattern matched (its open fields are then said by its values)."""
-    k = next((x for x in item if x != "macro"), None) if isinstance(item, dict) else None
-    if k in (None, "all", "any", "not", "test", "判") or not isinstance(item.get(k), dict):
-        return None
-    for fact, _ in fb.facts(k):
-        if _match_fields(item[k], fact, b) is not None:
-            return fact
-    return None
-
-
-def _own_var(items, rule, x):
-    """Is variable x a cell of the entry's own row (its table pattern with id: the rule's as-variable)?"""
-    return any(_is_own_row(it, rule) and x in next(v for k, v in it.items() if k != "macro").values()
-               for it in items if isinstance(it, dict))
-
-
-def _own_row_text(kb, key, item, said):
-    """「伏吟課」要 門為伏吟，體為伏吟或杜傳或自任或自信: the row's cells as the entry needs them."""
-    k = next(x for x in item if x != "macro")
-    cells = {f: _fmt_value(x, said) for f, x in item[k].items() if f != "id"}
-    row = kb.rows.get(key)
-    return f"依「{row.name if row else key}」：" + "，".join(f"{f}為{v}" for f, v in cells.items())
-
-
-def _is_own_row(item, rule):
-    k = next((x for x in item if x != "macro"), None) if isinstance(item, dict) else None
-    return k is not None and isinstance(item.get(k), dict) and rule.as_var and item[k].get("id") == rule.as_var
-
-
-def _matched_texts(cond, b, fb):
-    out = []
-    for c in _flat(cond if isinstance(cond, list) else [cond]):
-        k = next(x for x in c if x != "macro")
-        if k == "test":
-            continue
-        for fact, text in fb.facts(k):
-            if _match_fields(c[k], fact, b) is not None and all(
-                    fact.get(f) == b.get(x) for f, x in c[k].items() if _is_var(x) and x in b):
-                out.append(text or _plain_text(fact))
-                break
-    return out
 
 
 # ---------------------------------------------------------------- the rule page's lines judged on the board

@@ -370,41 +370,61 @@ def _board_env(w, fb, pre=None, named=(), names=None):
 
 
 def _by_links(w, fb, env):
-    """The one value a table gives for values already read, followed through the tables the way
-    names its values by (日干之合所寄: 庚 → 乙 → 辰), whatever values the entry's own row allows
-    there (the row is left out: it is what the board is judged against).  True if anything was read."""
-    kb = getattr(fb, "kb", None)
-    if kb is None:
-        return False
-    grew = False
-    for table, fields in getattr(w, "links", ()):
-        t = kb.tables.get(table)
-        if t is None or "id" in fields:
-            continue
-        known, among = {}, {}
-        for f, x in fields.items():
-            if isinstance(x, dict):
+    """The board's values the way's tables give (日干之合所寄: 庚 → 乙 → 辰) put into env; True if any."""
+    got = _table_values(w, fb, env, needs=False)
+    env.update(got)
+    return bool(got)
+
+
+def _table_values(w, fb, env, needs):
+    """The one value the way's tables give each variable not yet read, from the values read (and the
+    pattern's own), followed table to table (日干之合所寄: 庚 → 乙 → 辰; the third 支 of a 局 from the two
+    read).  needs=False: the board's value whatever the way allows there, for a line to be said with
+    it (an entry's own row is left out: it is what the board is judged against); needs=True: only the
+    values the way allows, its open tests applied (c ≠ a), for a test over them to be judged.  The
+    tables are read as the board's trace has them (fb.facts: under the variants it was judged with)."""
+    cur, got = dict(env), {}
+
+    def free(x):
+        return isinstance(x, str) and (_is_var(x) or x.startswith("~")) and x not in cur
+    for _ in range(4):
+        grew = False
+        for t, fs in getattr(w, "links", ()):
+            if not needs and "id" in fs:
                 continue
-            if isinstance(x, (list, tuple, set, frozenset)):
-                among[f] = set(x)                           # one of the pattern's values
-            elif x in env:
-                known[f] = env[x]
-            elif not (isinstance(x, str) and x[:1] in "$~"):
-                known[f] = x                                # a literal of the pattern
-            elif w.dom.get(x) is not None and len(w.dom[x]) == 1:
-                known[f] = next(iter(w.dom[x]))             # a value the way fixes
-        if not known:
-            continue
-        rows = [c for r in t.rows for c in (r.data or ()) if all(c.get(f) == v for f, v in known.items())
-                and all(c.get(f) in vs for f, vs in among.items())]
-        for f, x in fields.items():
-            if f in known or f in among or x in env:
+            known = {}
+            for fl, x in fs.items():
+                if isinstance(x, (dict, list, tuple, set, frozenset)) or free(x) and not (
+                        not needs and w.dom.get(x) is not None and len(w.dom[x]) == 1):
+                    continue
+                known[fl] = cur[x] if x in cur else (next(iter(w.dom[x])) if free(x) else x)
+            open_ = [fl for fl, x in fs.items() if free(x) and fl not in known]
+            if not open_ or (not known and not needs):
                 continue
-            vals = {c.get(f) for c in rows}
-            if len(vals) == 1 and None not in vals:
-                env[x] = vals.pop()
-                grew = True
-    return grew
+            rows = []
+            for f, _text in fb.facts(t):
+                if not all(f.get(fl) == v for fl, v in known.items()):
+                    continue
+                if not all(f.get(fl) in x for fl, x in fs.items() if isinstance(x, (list, tuple, set, frozenset))):
+                    continue
+                if needs and not all(_allowed(w, fs[fl], f.get(fl)) for fl in open_):
+                    continue
+                rows.append(f)
+            for fl in open_:
+                v = fs[fl]
+                vals = {r.get(fl) for r in rows} - {None}
+                if needs:
+                    for (op, a, b), _vs in w.open_tests:          # c ≠ a, c ≠ b
+                        if op == "ne" and v in (a, b):
+                            other = b if v == a else a
+                            if other in cur:
+                                vals.discard(cur[other])
+                if len(vals) == 1 and v not in cur:
+                    cur[v] = got[v] = vals.pop()
+                    grew = True
+        if not grew:
+            break
+    return got
 
 
 def _by_general(w, fb, env, names):
@@ -870,50 +890,9 @@ def _cond_vars(c):
 
 
 def _link_env(w, fb, env):
-    """env with the values the way's tables give for variables the board does not read (日干所屬局 from
-    日干; the third 支 of a 局 from the two read, the way's open tests applied), where one value only."""
-    env = dict(env)
-    for _ in range(4):
-        grew = False
-        for t, fs in w.links:
-            free = [v for v in fs.values() if isinstance(v, str) and _is_var(v) or str(v).startswith("~")]
-            if not free or all(v in env for v in free):
-                continue
-            rows = []
-            for f, _text in fb.facts(t):
-                ok = True
-                for fl, v in fs.items():
-                    want = env.get(v, v) if isinstance(v, str) and v in env else v
-                    if isinstance(v, str) and (_is_var(v) or v.startswith("~")) and v not in env:
-                        if not _allowed(w, v, f.get(fl)):
-                            ok = False
-                            break
-                        continue
-                    if isinstance(want, list):
-                        ok = f.get(fl) in want
-                    elif isinstance(want, dict):
-                        continue
-                    else:
-                        ok = f.get(fl) == want
-                    if not ok:
-                        break
-                if ok:
-                    rows.append(f)
-            for fl, v in fs.items():
-                if not (isinstance(v, str) and (_is_var(v) or v.startswith("~"))) or v in env:
-                    continue
-                vals = {r.get(fl) for r in rows} - {None}
-                for (op, a, b), _vs in w.open_tests:          # c ≠ a, c ≠ b
-                    if op == "ne" and v in (a, b):
-                        other = b if v == a else a
-                        if other in env:
-                            vals.discard(env[other])
-                if len(vals) == 1:
-                    env[v] = vals.pop()
-                    grew = True
-        if not grew:
-            break
-    return env
+    """env with the values the way's tables give for variables the board does not read, where one
+    value only and the way allows it (日干所屬局 from 日干; the third 支 of a 局 from the two read)."""
+    return {**env, **_table_values(w, fb, env, needs=True)}
 
 
 MAX_BINDINGS = 16           # the board's ways of meeting a way's atoms that a WHY-NOT judges its lines on

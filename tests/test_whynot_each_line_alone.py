@@ -45,3 +45,13 @@ def test_a_lodging_stem_is_a_place_of_the_day(board):
     line = got["初傳所臨 即 日干或日支或本命或行年"]
     assert line["held"], line
     assert not got["初傳 所乘之將 為 貴人"]["held"]
+
+
+def test_a_value_read_through_a_table_of_another_fact_type(board):
+    # 血厭病虎作鬼格 reads 病符 of 太歲 in 卷中's 星煞 table (its rows are facts of another type than its
+    # id): 辛亥年's 病符 is 戌, which carries 太陰 here, so 「太歲之病符 所乘之將 為 白虎」 fails, said of 戌
+    # (it held, on any branch carrying 白虎, while that table was not followed)
+    got = _lines(Q.explain(board, "dq12-xueyan-hugui"))
+    line = got["太歲之病符 所乘之將 為 白虎"]
+    assert not line["held"] and line["facts"] == ["太歲之病符 所乘之將 太陰"], line
+    assert "太歲之病符 戌" in got["太歲之病符 克 日干"]["facts"]

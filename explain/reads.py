@@ -1,25 +1,18 @@
-"""What a rule reads on the board and what it needs there — a minimal derivation for WHY-NOT, kept
-apart so that the condition model (branch `model`) can replace it.
+"""What a rule reads on the board and what it needs there, the first lines of a WHY-NOT, read off the
+condition model (liuren.knowledge.meaning: Meaning.check_on gives, way by way, each read with the
+board's value there and what the rule needs):
 
-A rule's condition is a set of patterns.  Some read the board (位, 盤, 傳, 日 … and derived facts),
-some read tables (a family's rows, or tables a rule joins through).  For an entry that did not fire,
-this works out, for each thing the rule reads:
+* where on the board it reads (初傳, 干上, the 發用之門 …) and the board's own value there;
+* what the rule needs there: a constant of the condition, a value the entry's own table row fixes
+  (伏吟課's row of the 九宗門 table has 門 伏吟), or the values of a table the value is looked up in
+  (交合 needs one of the generals of its row);
 
-* where on the board it reads (初傳, 干上, the 發用之門 …) and the board's own value there, by following
-  the condition's variables from the places it names (位 {位: 初傳, 支: $a} gives $a the board's
-  初傳; 盤 {天: $a, 將: $j} then gives $j the general the 初傳 carries);
-* what the rule needs there: a constant of the pattern, or a value the entry's own table row fixes
-  (伏吟課's row of the 九宗門 table has 門 伏吟), or the values of a table the variable is looked up in
-  (交合 needs one of the generals of its row).
-
-and says each as 「門：此盤為涉害，伏吟課要伏吟」 — the board's value first, never a value the board
-does not have (a stem is never read as a branch: 日干 is its stem, 丁（寄未）).
+said as 「門：此盤為涉害，伏吟課要伏吟」 — the board's value first, never a value the board does not
+have (a stem is never read as a branch: 日干 is its stem, 丁（寄未）).  An entry the model has no way
+for (a 神煞 row read through a reading rule) has no such lines: its condition lines say it all.
 """
 from __future__ import annotations
 
-import itertools
-
-from liuren.knowledge.conditions import VAR_RE, expand_macros
 
 # fields of the board's facts in words, for the line's subject (zh, ja)
 FIELD_WORDS = {
@@ -43,14 +36,8 @@ NO_MONTH_ITSELF = {"zh": "{what}：此盤未給月建，{name}要 {need}",      
                    "ja": "{what}：この盤には月建がない、{name}は {need} を要する"}
 MONTH_FACT = "時令"        # the board's month: its 月建 and season; every month-derived fact reads it
 BOARD_TYPES = ("位", "盤", "傳", "日", "課", "晝夜", "時令", "遁", "人", "問")
-BRANCH_FIELDS = ("支", "初", "中", "末", "天", "地", "上")
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 STEMS = "甲乙丙丁戊己庚辛壬癸"
-MAX_NEED = 6            # a need of more values than this is said as the table's name
-
-
-def _is_var(x):
-    return isinstance(x, str) and VAR_RE.match(x) is not None
 
 
 def month_types(kb):
@@ -108,24 +95,6 @@ def walk_items(items):
             yield k, it[k]
 
 
-def row_bindings(kb, rule, row_id):
-    """The variables a row's own cells fix, where the family rule reads the row's table."""
-    row = kb.rows.get(row_id)
-    if row is None or not row.data:
-        return {}
-    ftype = kb.tables[row.table].fact_type
-    out = {}
-    for k, fields in walk_items(rule.when):
-        if k != ftype or fields.get("id") != rule.as_var:
-            continue
-        for f, x in fields.items():
-            if _is_var(x) and "~" not in x and f != "id":
-                vals = {cells.get(f) for cells in row.data}
-                if len(vals) == 1 and None not in vals:
-                    out[x] = next(iter(vals))
-    return out
-
-
 def _patterns(items):
     """The top-level patterns every route through the rule takes (not inside any:/not:)."""
     for it in items:
@@ -138,168 +107,6 @@ def _patterns(items):
             yield k, it[k]
 
 
-def _facts(fb, t):
-    return [f for f, _ in fb.facts(t)]
-
-
-def board_values(pats, fb, pre):
-    """{variable: the board's value}, by following the patterns from the places they name: a pattern
-    whose constants and known variables pick out exactly one fact binds its other variables."""
-    b = dict(pre)
-    places = {f.get("位"): f for f in _facts(fb, "位")}
-    for k, fields in pats:            # a place's branch, whatever the pattern (位氣 {位: 初傳, 支: $a})
-        place, x = fields.get("位"), fields.get("支")
-        if isinstance(place, str) and not _is_var(place) and _is_var(x) and place in places and x not in b:
-            b[x] = places[place].get("支")
-    board = [(k, f) for k, f in pats if k in BOARD_TYPES or k in fb.derived_types]
-    changed = True
-    while changed:
-        changed = False
-        for k, fields in board:
-            if all(not _is_var(x) or x in b for x in fields.values()):
-                continue
-            known = {f: (b[x] if _is_var(x) else x) for f, x in fields.items()
-                     if (not _is_var(x) or x in b) and not isinstance(x, (list, dict))}
-            facts = _facts(fb, k)
-            if not known and len(facts) != 1:          # a type the board has once (傳, 日) needs no anchor
-                continue
-            hits = [f for f in facts if all(f.get(a) == v for a, v in known.items())]
-            if not hits and len(facts) == 1:          # the board's one 日 or 傳: its other values are still its own
-                hits = facts
-            if len(hits) != 1:
-                continue
-            for f, x in fields.items():
-                if _is_var(x) and x not in b and f in hits[0]:
-                    b[x] = hits[0][f]
-                    changed = True
-    return b
-
-
-def place_anchors(pats, fixed):
-    """The row's cells that name a place the rule reads at (斬首's 位 初傳): anchors, not needs."""
-    return {x: v for x, v in fixed.items() if any(fields.get("位") == x for _, fields in pats)}
-
-
-def needs_of(pats, kb, fixed, variants):
-    """{variable: the values the rule admits}: fixed by the entry's row, else by the table the
-    variable is looked up in (its column's values, the table's other columns as the row fixes them)."""
-    need = {x: {v} for x, v in fixed.items()}
-    for k, fields in pats:
-        if k not in kb.tables:
-            continue
-        consts = {f: x for f, x in fields.items() if not _is_var(x)}
-        known = {f: fixed[x] for f, x in fields.items() if _is_var(x) and x in fixed}
-        for f, x in fields.items():
-            if not _is_var(x) or x in fixed or f == "id":
-                continue
-            vals = set()
-            for tab in kb.tables.values():
-                if tab.fact_type != k:
-                    continue
-                for row in tab.facts(variants):
-                    if all(row.get(a) == v for a, v in {**consts, **known}.items()) and f in row:
-                        vals.add(row[f])
-            if f in BRANCH_FIELDS:
-                vals = {v for v in vals if v in BRANCHES}
-            if vals and len(vals) <= MAX_NEED:
-                need.setdefault(x, set())
-                need[x] = need[x] & vals if need[x] else vals
-    return need
-
-
-def _what(k, fields, field, b, lang, placed=None):
-    """The subject of a line: where the rule reads (初傳 寅 所乘之將; 發用之門)."""
-    placed = placed or {}
-    words = FIELD_WORDS[lang]
-    place = fields.get("位")
-    if k == "位" and isinstance(place, str) and not _is_var(place):
-        from liuren.explain.words import position
-        return f"{position(place, lang)}{words.get(field, field) if field != '支' else ''}"
-    if k == "盤":
-        sky = fields.get("天")
-        at = b.get(sky) if _is_var(sky) else sky
-        from liuren.explain.words import position
-        where = position(placed.get(sky), lang) + " " if _is_var(sky) and placed.get(sky) else ""
-        return f"{where}{at} {words.get(field, field)}" if at else words.get(field, field)
-    return words.get(field, field)
-
-
-def _value_text(v, field, fb):
-    """A value as the board has it: 日干 is its stem (丁（寄未）), never the branch it lodges in."""
-    return str(v)
-
-
-def lines(kb, rule, items, fb, fixed, name, variants=None, lang="zh"):
-    """[{text, field, has, need}] for each thing the rule reads whose board value is not what it needs."""
-    pats = list(_patterns(items))
-    b = board_values(pats, fb, place_anchors(pats, fixed))
-    need = needs_of(pats, kb, {x: v for x, v in fixed.items() if x not in place_anchors(pats, fixed)}, variants or {})
-    placed = {fields["支"]: fields["位"] for k, fields in pats
-              if isinstance(fields.get("位"), str) and not _is_var(fields["位"]) and _is_var(fields.get("支"))}
-    out, seen = [], set()
-    for k, fields in pats:
-        if k not in BOARD_TYPES:
-            continue
-        for field, x in fields.items():
-            if field in ("位",):
-                continue
-            if _is_var(x):
-                if x not in need:
-                    continue
-                want = need[x]
-                has = b.get(x)
-                if has is None:
-                    has = _anchored(k, fields, field, fb, b)
-            elif isinstance(x, (str, int)):
-                want = {x}
-                has = _anchored(k, fields, field, fb, b)
-            elif isinstance(x, list):
-                want = set(x)
-                has = _anchored(k, fields, field, fb, b)
-            else:
-                continue
-            if has in want or (k, field, str(sorted(map(str, want)))) in seen:
-                continue
-            seen.add((k, field, str(sorted(map(str, want)))))
-            if field in BRANCH_FIELDS:                  # a branch's place is never read as a stem
-                want = {v for v in want if str(v) in BRANCHES} or want
-            elif field == "干":                          # nor a stem's as a branch
-                want = {v for v in want if str(v) in STEMS} or want
-            if has in want:
-                continue
-            what = _what(k, fields, field, b, lang, placed)
-            need_text = OR[lang].join(sorted(map(str, want)))
-            tpl = LINE[lang] if has is not None else _none_line(k, kb, bool(_facts(fb, MONTH_FACT)), lang)
-            out.append({"text": tpl.format(what=what, has=_value_text(has, field, fb), name=name, need=need_text),
-                        "field": field, "has": has, "need": sorted(map(str, want))})
-    return out
-
-
-def _anchored(k, fields, field, fb, b):
-    """The board's value of `field` in the one fact the pattern's place picks out, or None."""
-    anchor = {f: (b[x] if _is_var(x) else x) for f, x in fields.items()
-              if f != field and not isinstance(x, (list, dict)) and (not _is_var(x) or x in b)}
-    place_fields = {f: v for f, v in anchor.items() if f in ("位", "天", "地", "課")}
-    facts = [f for f in _facts(fb, k) if all(f.get(a) == v for a, v in (place_fields or {}).items())]
-    if len(facts) == 1 and field in facts[0]:
-        return facts[0][field]
-    return None
-
-
-def entry_lines(kb, entry, rule, pre, fb, variants=None, lang="zh"):
-    """The board-value lines of an entry's WHY-NOT that the model has no way for (a row reported by a
-    family rule; a rule, and a variant with a `when:` of its own, are read by model_lines)."""
-    from liuren.explain.words import display_name
-    items = expand_macros(rule.when if isinstance(rule.when, list) else [rule.when], kb.macros, itertools.count())
-    fixed = row_bindings(kb, rule, entry.id) if entry.id != rule.id else {}
-    return lines(kb, rule, items, fb, fixed, display_name(entry, lang), variants, lang)
-
-
-# ------------------------------------------------------------------ on the condition model
-# Since the condition model (liuren.knowledge.meaning) exists, a WHY-NOT's board lines are read off it:
-# check_on(entry, the board's facts) gives, way by way, each read with the board's value there and
-# the values needed (a variant's own `when:` has its model too).  The derivation above stays for what
-# the model does not cover (an entry the model has no way for).
 MAX_SHOWN = 8
 
 

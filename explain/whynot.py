@@ -159,15 +159,14 @@ def why_not(g, key, kb=None):
     """{rule, name, fired: false, conditions: [{text, held, facts}]} for an entry that did not fire."""
     kb = kb or load_kb(g.graph.get("kb") or None)
     entry = kb.entries.get(key)
-    rule, pre = reporting_rule(kb, key)
+    rule, _pin = reporting_rule(kb, key)
     if rule is None:
         return {"rule": key, "name": entry.name if entry else key, "fired": False, "conditions": [],
                 "note": "此條為表中資料，無規則據之論斷，故無所謂成立與否"}
     variants = g.graph.get("variants") or {}
     choice = variants.get(rule.id) or variants.get("*")
     fb = FactBase(g, kb)
-    # what the rule reads and needs, said with the board's own values (explain.reads; the condition
-    # model will take its place)
+    # what the rule reads and needs, said with the board's own values (explain.reads, off the model)
     from liuren.explain import reads as RD
     from liuren.explain.words import display_name
     from liuren.knowledge.meaning import meaning_of
@@ -177,10 +176,8 @@ def why_not(g, key, kb=None):
     judged = [f.get("規") for f, _ in fb.by_type.get("判", [])]
     board_lines = {lg: RD.model_lines(kb, key, board_facts, judged, display_name(entry or rule, lg), lg, reading)
                    for lg in ("zh", "ja")}
-    if board_lines["zh"] is None:
-        board_lines = None
-    if board_lines is None:
-        board_lines = {lg: RD.entry_lines(kb, entry or rule, rule, pre, fb, variants, lg) for lg in ("zh", "ja")}
+    if board_lines["zh"] is None:   # (a 神煞 row read through a reading rule: its lines say it all)
+        board_lines = {lg: [] for lg in ("zh", "ja")}
     from liuren.explain.words import condition_words
     board_lines["ja"] = [dict(x, text=condition_words(x["text"], "ja")) for x in board_lines["ja"]]
     if any(x["field"] in ("門", "體") for x in board_lines["zh"]):

@@ -109,3 +109,20 @@ def test_in_japanese(bare):
         ja = to_text(dict(rep, lang="ja"))
     assert "「初伝所乗天将臨十二宮」により 初伝、初伝 の臨む所、初伝 に乗る天将 を読む" in ja, ja
     assert "此條" not in ja and "所臨" not in ja, ja
+
+
+def test_no_line_is_read_off_the_engines_patterns(kb, bare):
+    # the old pattern readers are gone: every WHY-NOT line is the model's
+    import liuren.explain.reads as RD
+    import liuren.explain.whynot as W
+    assert not hasattr(W, "_item_conditions") and not hasattr(RD, "entry_lines")
+    # a 神煞 row read through a reading rule (the model has no way of its own for it) is said by its
+    # page's lines alone, judged, each failed one with the board's values or what the board lacks
+    from liuren.knowledge.meaning import meaning_of
+    m, fired, n = meaning_of(kb), bare.fired_ids(), 0
+    for key in sorted(k for k in kb.rows if k.startswith("sha-") and k not in m.entries and k not in fired)[:6]:
+        rep = Q.explain(bare, key)
+        assert rep["board"] == [] and rep["conditions"], key
+        assert all(c["held"] or c["facts"] or c.get("lacks") for c in rep["conditions"]), (key, rep["conditions"])
+        n += 1
+    assert n == 6

@@ -120,7 +120,8 @@ def test_no_line_is_read_off_the_engines_patterns(kb, bare):
     # page's lines alone, judged, each failed one with the board's values or what the board lacks
     from liuren.knowledge.meaning import meaning_of
     m, fired, n = meaning_of(kb), bare.fired_ids(), 0
-    for key in sorted(k for k in kb.rows if k.startswith("sha-") and k not in m.entries and k not in fired)[:6]:
+    for key in sorted(k for k in kb.rows if k.startswith("sha-") and k not in m.entries and k not in fired
+                      and reporting_rule(kb, k)[0] is not None)[:6]:
         rep = Q.explain(bare, key)
         assert rep["board"] == [] and rep["conditions"], key
         assert all(c["held"] or c["facts"] or c.get("lacks") for c in rep["conditions"]), (key, rep["conditions"])

@@ -190,7 +190,9 @@ def row_words(kb, fields, lang="zh"):
     if kb is None or t not in kb.tables:
         return None
     lang = lang if lang in GENERIC else "zh"
-    cells = {k: _cell(kb, k, v, lang) for k, v in fields.items() if k not in ("t", "id")}
+    words = kb.tables[t].meta.get("words") or {}     # a cell a reader is told in other words (將 任: 不拘)
+    cells = {k: words.get(k, {}).get(v) or _cell(kb, k, v, lang) if isinstance(v, str) else _cell(kb, k, v, lang)
+             for k, v in fields.items() if k not in ("t", "id")}
     table = kb.tables[t].name
     form = FORMS.get(t, {}).get(lang) or SHAPES.get(tuple(kb.tables[t].columns), {}).get(lang)
     for f in [form] if isinstance(form, str) else form or []:

@@ -70,6 +70,12 @@ MUTATIONS = {
         ("juanzhong/xingsha.yaml", "  - 位: {位: $p, 支: $b, 天: $t}\n  - jz-ruzhan: {位: $p}\n  - 盤: {天: $t, 將: $j}",
          "  - 位: {位: 日支, 支: $b}\n  - 盤: {天: $b, 將: $j}"),
         (None, "盤.天 $b is the branch of 日支, a 地盤 position")),
+    "a fact's words for a field it has not": (
+        ("juanzhong/xingsha.yaml", "  words: {將: {任: 任一天將}}", "  words: {乘: {任: 任一天將}}"),
+        ("+0", "fact type '星煞乘': words is {field: {value: its words}} for its fields")),
+    "a table's words for a column it has not": (
+        ("juanzhong/xingsha.yaml", "  words: {將: {任: 不拘}}", "  words: {將: {任: ''}}"),
+        ("+0", "table jz-xingsha-lun: words is {column: {value: its words}}")),
 }
 
 

@@ -397,6 +397,7 @@ def lint_more(kb, err):
     columns in their range, example boards that can be cast."""
     lint_fact_flow(kb, err)
     lint_table_domains(kb, err)
+    lint_table_words(kb, err)
     lint_lost_lines(kb, err)
     lint_table_keys(kb, err)
     lint_part_ids(kb, err)
@@ -523,6 +524,16 @@ def _dom_words(dom):
         return f"{kind} {dom[0]}–{dom[1]}"
     vals = sorted(dom, key=lambda x: (not isinstance(x, int), x if isinstance(x, int) else 0, str(x)))
     return "one of " + "、".join(map(str, vals[:16])) + ("…" if len(vals) > 16 else "")
+
+
+def lint_table_words(kb, err):
+    """A table's `words:` maps a column's value to what a reader sees for it (星煞分論's 將 任 → 不拘)."""
+    from liuren.knowledge.kbload import _value_words_ok
+    for t in kb.tables.values():
+        words = t.meta.get("words")
+        if words is not None and not _value_words_ok(words, t.columns):
+            err(t.file, t.meta.kline("words"), f"table {t.id}: words is {{column: {{value: its words}}}} for "
+                                               f"columns of the table {t.columns}")
 
 
 def lint_table_domains(kb, err):

@@ -36,7 +36,8 @@ RULE_KEYS = {"id", "name", "aliases", "labels", "kind", "when", "then", "as", "a
              "examples", "unreachable", "always", "note", "question", "effect", "governs", "conflicts",
              "salience"}
 TABLE_KEYS = {"id", "name", "aliases", "labels", "kind", "columns", "rows", "reading", "source",
-              "interpretation", "note", "valence", "reported", "text", "extends", "domains", "keys", "restates"}
+              "interpretation", "note", "valence", "reported", "text", "extends", "domains", "keys", "restates",
+              "words"}
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 # kinds of table: 基礎 (what the caster and the relations rest on), 類相 (images), 數表 (numbers),
 # and a table of one kind of rule (格表, 神煞表 …: its rows are that kind's, reported or read)
@@ -319,11 +320,19 @@ def _load_factdecl(kb, path, item, err):
         return err(path, item.kline("type"), f"fact type {t!r} is declared twice")
     kb.declared[t] = dict(item, file=str(path), line=item.line)
     kb.fact_text[t] = item["text"]
+    if "words" in item and not _value_words_ok(item["words"], item.get("fields") or []):
+        err(path, item.kline("words"), f"fact type {t!r}: words is {{field: {{value: its words}}}} for its fields")
     if "show" in item and not isinstance(item["show"], str):
         err(path, item.kline("show"), f"fact type {t!r}: show must be a heading (the findings section it goes to)")
     if "group_by" in item and item["group_by"] not in (item.get("fields") or []):
         err(path, item.kline("group_by"), f"fact type {t!r}: group_by must be one of its fields (the method that "
                                           f"tells alternatives apart)")
+
+
+def _value_words_ok(words, fields):
+    """`words:` of a fact declaration or a table: {field: {value: the words a reader sees for it}}."""
+    return isinstance(words, dict) and all(f in fields and isinstance(m, dict) and m and all(
+        isinstance(v, str) and v for v in m.values()) for f, m in words.items())
 
 
 def _load_macro(kb, path, item, err):

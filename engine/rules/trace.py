@@ -94,9 +94,13 @@ class FactText:
             tpl = self.kb.tables[t].meta.get("text") or tpl
         if t == "位" and d.get("位") == "日干":
             tpl = "日干 {干}（寄{支}）"
+        # a value a reader is told in other words (星煞乘's 將 任: 任一天將), as the KB declares them
+        words = (self.kb.tables[t].meta.get("words") if t in self.kb.tables
+                 else (self.kb.declared.get(t) or {}).get("words")) or {}
         if tpl:
             try:
-                return tpl.format(**{k: v for k, v in d.items()})
+                return tpl.format(**{k: words.get(k, {}).get(v, v) if isinstance(v, str) else v
+                                     for k, v in d.items()})
             except (KeyError, IndexError, ValueError):
                 pass
         name = self.kb.tables[t].name if t in self.kb.tables else t

@@ -1591,6 +1591,8 @@ def _pattern_words(cond, b, kb, ref=None, fill=None):
         return "無（" + _pattern_words(v, b, kb, ref) + "）"
     if k == "test":
         (op, (x, y)), = v.items()
+        if isinstance(y, list) and op in ("in", "notin"):      # 日干 不在 初傳、中傳、末傳 之中
+            return TEST_WORDS[op].format(x=_fmt_value(x, b), y="、".join(_fmt_value(e, b) for e in y))
         return TEST_WORDS[op].format(x=_fmt_value(x, b), y=_fmt_value(y, b))
     if k == "判" and "規" in v:                 # another rule's judgment, by its name
         names = rule_names(kb, v["規"], b, ref)

@@ -84,7 +84,7 @@ CLASS_JA = {
 # branch of a class the day makes was named by it, 531 before 三傳所合之局 and 日干所屬, 462 before 螣蛇所乘, 440 before a
 # value was named by its relation (克日干者), a row's cells decided its tests, 所遁 and 長生十二神, 219 before
 # 行年上神 for a place's branch read for nothing but being there, 208 before 弔客 beside 喪門 was named by its class on the row's page): only down
-MOU_BOUND = 202
+MOU_BOUND = 200
 
 
 @pytest.fixture(scope="module")

@@ -45,8 +45,9 @@ LINES = {
     "j2a-sanguang-buren": ["已成 「四季平」", "或（農曆1或15或22或23或7或8日｜農曆晦｜無（農曆））"],
     # the stem a named branch hides in the 旬: 「干上所遁」 (ja 干上の遁干), the 遁 then said by the name
     "dq12-mingan-ergui": ["干上 克 日干", "支上所遁 克 日干"],
-    "dq11-fa042": ["初傳所遁 在 甲或戊或庚 之中", "中傳所遁 在 甲或戊或庚 之中", "末傳所遁 在 甲或戊或庚 之中",
-                   "初傳所遁 在 乙或丙或丁 之中", "中傳所遁 在 乙或丙或丁 之中", "末傳所遁 在 乙或丙或丁 之中",
+    # a list a test reads, its values or places one by one (日干 不在 初傳、中傳、末傳 之中, never 某某某)
+    "dq11-fa042": ["初傳所遁 在 甲、戊、庚 之中", "中傳所遁 在 甲、戊、庚 之中", "末傳所遁 在 甲、戊、庚 之中",
+                   "初傳所遁 在 乙、丙、丁 之中", "中傳所遁 在 乙、丙、丁 之中", "末傳所遁 在 乙、丙、丁 之中",
                    "初傳所遁 與 中傳所遁 不同", "中傳所遁 與 末傳所遁 不同", "初傳所遁 與 末傳所遁 不同"],
     # a value named by another table first keeps that name (太歲之干, never 太歲所遁)
     "jz-taisui": None,
@@ -66,6 +67,8 @@ LINES = {
     # a branch one of two generals rides
     "yh-mouhai-shehu": ["所問 為 占人謀害己",
                         "或（干上 所乘之將 為 白虎或螣蛇｜干上 為 辰或戌｜本命或行年上見白虎或螣蛇所乘｜本命或行年上見辰或戌）"],
+    "dq10-zhuang": ["已成 「悖戾格」或「充盈格」或「出三天格」或「出戶格」或「出陽格」或「登三天格」或「斷澗格」或「顧祖格」等 26 者之一",
+                    "日干 不在 初傳、中傳、末傳 之中"],
     # a list a test reads, in words (never a Python list)
     "yh-gujiu-xin": ["所問 為 占沽酒", "某 在 寅或戌或辰 之中"],
     # a negated macro said by its own words, never the tables it reads (無（第七支 屬某；某 克 某；第八支 屬某）)

@@ -969,6 +969,11 @@ class _Way:
                 said |= roots
                 continue
             names = {x: self.name(alias[x]) for x in used if x in alias}
+            pat = item.get(k) if isinstance(item.get(k), dict) else {}
+            for f, x in pat.items():                # a value nothing names, by the table's column (某煞)
+                if _is_var(x) and names.get(x, "某") == "某" and KIND_NAMES.get(f, "某") != "某" \
+                        and alias.get(x) not in self.glued and "}{" not in (_fact_words(k, self.kb) or ""):
+                    names[x] = KIND_NAMES[f]
             out.append(_item_words(item, names, self.kb))
             said |= roots
             self.kept_tied |= roots

@@ -116,8 +116,6 @@ def _condition(c):
     need = f"{w('要')} " + (f"{w('或其一')}：" if c.get("alt") else "")   # a line of one way of several
     if c["held"]:
         return f"✓ {need}{c['text']}" + (f"：{facts}" if facts else "")
-    if c.get("own_row") and not facts:          # the board lines above say what the board has there
-        return f"✗ {need}{c['text']}"
     gone = (c.get("lacks") or {}).get(lang)          # what the board lacks, named: 此盤未給月建, 課傳無 寅
     more = f"；{gone}" if gone and facts else ""  # values read, and an input not given (本命 beside 日干 丁)
     if c.get("on_board") and facts:             # the board's own values at the places the line names

@@ -528,10 +528,10 @@ def _dom_words(dom):
 
 def lint_table_words(kb, err):
     """A table's `words:` maps a column's value to what a reader sees for it (星煞分論's 將 任 → 不拘)."""
-    from liuren.knowledge.kbload import _value_words_ok
+    from liuren.knowledge.validate import value_words_ok
     for t in kb.tables.values():
         words = t.meta.get("words")
-        if words is not None and not _value_words_ok(words, t.columns):
+        if words is not None and not value_words_ok(words, t.columns):
             err(t.file, t.meta.kline("words"), f"table {t.id}: words is {{column: {{value: its words}}}} for "
                                                f"columns of the table {t.columns}")
 

@@ -23,7 +23,7 @@ from liuren.knowledge.conditions import CALC_OPS, TEST_OPS, VAR_RE, then_facts, 
 from liuren.knowledge.facts import BUILTIN_FACTS, JUDGMENT_KINDS, RESERVED_FIELDS, RULE_KINDS  # noqa: F401
 from liuren.knowledge.kbyaml import read_yaml
 from liuren.knowledge.model import KB, Row, Rule, Table
-from liuren.knowledge.validate import _check_common, _check_name, _check_source, _post
+from liuren.knowledge.validate import _check_common, _check_name, _check_source, _post, value_words_ok
 
 # kinds of rule, in the order judgments are listed: the 課體 of the lesson, 格, 畢法 (《畢法賦》's
 # hundred 法), 神煞, 斷, 總則, 類相, 占驗; 起例 (placements) are not judgments
@@ -320,19 +320,13 @@ def _load_factdecl(kb, path, item, err):
         return err(path, item.kline("type"), f"fact type {t!r} is declared twice")
     kb.declared[t] = dict(item, file=str(path), line=item.line)
     kb.fact_text[t] = item["text"]
-    if "words" in item and not _value_words_ok(item["words"], item.get("fields") or []):
+    if "words" in item and not value_words_ok(item["words"], item.get("fields") or []):
         err(path, item.kline("words"), f"fact type {t!r}: words is {{field: {{value: its words}}}} for its fields")
     if "show" in item and not isinstance(item["show"], str):
         err(path, item.kline("show"), f"fact type {t!r}: show must be a heading (the findings section it goes to)")
     if "group_by" in item and item["group_by"] not in (item.get("fields") or []):
         err(path, item.kline("group_by"), f"fact type {t!r}: group_by must be one of its fields (the method that "
                                           f"tells alternatives apart)")
-
-
-def _value_words_ok(words, fields):
-    """`words:` of a fact declaration or a table: {field: {value: the words a reader sees for it}}."""
-    return isinstance(words, dict) and all(f in fields and isinstance(m, dict) and m and all(
-        isinstance(v, str) and v for v in m.values()) for f, m in words.items())
 
 
 def _load_macro(kb, path, item, err):

@@ -112,3 +112,9 @@ def board_facts(board, question=None):
     if question:
         add("問", 問=question)
     return out
+
+
+def value_words_ok(words, fields):
+    """`words:` of a fact declaration or a table: {field: {value: the words a reader sees for it}}."""
+    return isinstance(words, dict) and all(f in fields and isinstance(m, dict) and m and all(
+        isinstance(v, str) and v for v in m.values()) for f, m in words.items())

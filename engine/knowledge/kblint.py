@@ -528,7 +528,7 @@ def _dom_words(dom):
 
 def lint_table_words(kb, err):
     """A table's `words:` maps a column's value to what a reader sees for it (星煞分論's 將 任 → 不拘)."""
-    from liuren.knowledge.validate import value_words_ok
+    from liuren.knowledge.facts import value_words_ok
     for t in kb.tables.values():
         words = t.meta.get("words")
         if words is not None and not value_words_ok(words, t.columns):

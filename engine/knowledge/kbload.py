@@ -23,7 +23,8 @@ from liuren.knowledge.conditions import CALC_OPS, TEST_OPS, VAR_RE, then_facts, 
 from liuren.knowledge.facts import BUILTIN_FACTS, JUDGMENT_KINDS, RESERVED_FIELDS, RULE_KINDS  # noqa: F401
 from liuren.knowledge.kbyaml import read_yaml
 from liuren.knowledge.model import KB, Row, Rule, Table
-from liuren.knowledge.validate import _check_common, _check_name, _check_source, _post, value_words_ok
+from liuren.knowledge.facts import value_words_ok
+from liuren.knowledge.validate import _check_common, _check_name, _check_source, _post
 
 # kinds of rule, in the order judgments are listed: the 課體 of the lesson, 格, 畢法 (《畢法賦》's
 # hundred 法), 神煞, 斷, 總則, 類相, 占驗; 起例 (placements) are not judgments

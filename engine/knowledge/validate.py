@@ -418,9 +418,3 @@ def _vars_in(val):
     elif isinstance(val, dict):
         for v in val.values():
             yield from _vars_in(v)
-
-
-def value_words_ok(words, fields):
-    """`words:` of a fact declaration or a table: {field: {value: the words a reader sees for it}}."""
-    return isinstance(words, dict) and all(f in fields and isinstance(m, dict) and m and all(
-        isinstance(v, str) and v for v in m.values()) for f, m in words.items())

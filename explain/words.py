@@ -668,6 +668,33 @@ _ERRORS += [
       "ja": "{f}「{v}」：基本の盤（base）か、変えたものの一つ（hour 占時・year 太歲・person 本命行年・lunar 農曆・term 節日）"}),
     (r"^--(?P<f>order) '(?P<v>[^']*)'",
      {"zh": "{f}「{v}」：先列不同之課，或依全盤之序", "ja": "{f}「{v}」：異なる課を先に、または全盤の順"}),
+    # a board's inputs that do not go together (engine/casting/cast.py)
+    (r"^--year (?P<v>\S+) and --month (?P<m>\S+): the (?P<y>\S+) year's (?P<b>\S+) month is (?P<w>\S+), not",
+     {"zh": "年 {v} 與月 {m} 不合：{y}年之{b}月為 {w}", "ja": "年 {v} と月 {m} が合わない：{y}年の{b}月は {w}"}),
+    (r"^--month (?P<v>\S+) and --term-day (?P<t>\S+): a day of (?P<n>\S+) is in a (?P<c>.+) month, not (?P<b>\S+)",
+     {"zh": "月 {v} 與節日 {t} 不合：{n}之日在{c}月，非{b}月", "ja": "月 {v} と節入りの日 {t} が合わない：{n}の日は{c}月にあり、{b}月ではない"}),
+    (r"^--month (?P<v>\S+) and --lunar (?P<t>\S+): a day of lunar month (?P<n>\S+) is in a (?P<c>.+) month, not (?P<b>\S+)",
+     {"zh": "月 {v} 與農曆 {t} 不合：農曆{n}月之日在{c}月，非{b}月", "ja": "月 {v} と旧暦 {t} が合わない：旧暦{n}月の日は{c}月にあり、{b}月ではない"}),
+    (r"^--term-day and --lunar are for a board given by its day",
+     {"zh": "節日與農曆只用於以日起盤；時刻自知其節氣與農曆", "ja": "節入りの日と旧暦は日で起こす盤にのみ用いる；時刻はその節気と旧暦を自ら知る"}),
+    (r"^--year/--month are for explicit casts",
+     {"zh": "年與月只用於以日起盤；時刻自定其年月", "ja": "年と月は日で起こす盤にのみ用いる；時刻は年月を自ら定める"}),
+    (r"^--partner-sex (?P<v>\S+) alone says nothing",
+     {"zh": "只填另一人之性別（{v}）無以知其人：請填其生年（並填年），或其本命、行年",
+      "ja": "相手の性別（{v}）だけでは相手がわからない：その生年（年も）か、本命・行年を入れる"}),
+    (r"^--partner-born needs the year",
+     {"zh": "填另一人之生年，須並填年：行年由年而數", "ja": "相手の生年には年も要る：行年は年から数える"}),
+    (r"^the second person is read by its 行年",
+     {"zh": "另一人依其行年而讀：請填另一人之行年（午或甲午），或其生年、性別與年",
+      "ja": "相手はその行年で読む：相手の行年（午か甲午）か、その生年・性別と年を入れる"}),
+    (r"^the second person is the other of a couple",
+     {"zh": "另一人乃夫妻之另一方（夫行年、妻行年）：請填兩人之性別，一男一女",
+      "ja": "相手は夫婦のもう一方（夫行年・妻行年）：二人の性別を、男と女一人ずつ入れる"}),
+    (r"^the second person's 行年 is read beside the asker's",
+     {"zh": "另一人之行年須與問者之行年並讀：請填問者之行年（未或乙未），或其生年、性別與年",
+      "ja": "相手の行年は問う人の行年と並べて読む：問う人の行年（未か乙未）か、その生年・性別と年を入れる"}),
+    (r"^give --(?P<f>(?:partner-)?born) \(with",
+     {"zh": "{f}與本命、行年，二者擇一填之", "ja": "{f}か本命・行年か、どちらか一方を入れる"}),
 ]
 _NEAREST = {"zh": "；相近者：{}", "ja": "；近いもの：{}"}
 
@@ -692,7 +719,8 @@ def error_text(message, lang="zh"):
                 x = _NEAREST[lang].format(x) if x else ""
             if pat.startswith("^option"):            # the option's choices in words (計涉害之數、先孟仲)
                 x = "、".join(WORDS[lang]["opt"].get(c, c) for c in x.split("|"))
-            return texts[lang].format(f=f, v=g.get("v", ""), x=x)
+            rest = {k: (v or "").replace(" or ", {"zh": "或", "ja": "か"}[lang]) for k, v in g.items()}
+            return texts[lang].format(**{**rest, "f": f, "v": g.get("v", ""), "x": x})
     return re.sub(r"--([a-z][\w-]*)", lambda m: fields.get(m.group(1), m.group(1)), msg)
 
 

@@ -395,6 +395,28 @@ def test_bad_input_gets_the_cli_message(client, capsys, query, argv):
     assert said in text(page), msg
 
 
+# inputs that do not go together: the page says why in its language, never the command line's English
+MISMATCHED = [
+    ("day=丁卯&on=亥加丑&year=2026&month=壬寅", "年 2026 與月 壬寅 不合：丙午年之寅月為 庚寅"),
+    ("day=丁卯&on=亥加丑&partner-sex=m", "只填另一人之性別（m）無以知其人"),
+    ("day=丁卯&on=亥加丑&partner-born=1980&partner-sex=m", "填另一人之生年，須並填年"),
+    ("day=丁卯&on=亥加丑&born=1980&benming=午", "生年與本命、行年，二者擇一填之"),
+    ("moment=2026-01-01T10:00&year=2026", "年與月只用於以日起盤"),
+    ("moment=2026-01-01T10:00&term-day=3", "節日與農曆只用於以日起盤"),
+    ("day=丁卯&on=亥加丑&partner-xingnian=午", "另一人乃夫妻之另一方（夫行年、妻行年）"),
+]
+
+
+@pytest.mark.parametrize("query, says", MISMATCHED, ids=[q for q, _ in MISMATCHED])
+def test_inputs_that_do_not_go_together_are_said_in_the_pages_language(client, query, says):
+    zh, ja = client.get("/board?" + query), client.get("/board?" + query + "&lang=ja")
+    assert zh.status_code == ja.status_code == 400
+    assert says in text(zh), text(zh)[:600]
+    for page in (zh, ja):
+        said = text(page).split("輸入有誤" if page is zh else "入力に誤り", 1)[1].split("所傳參數" if page is zh else "受け取った", 1)[0]
+        assert not re.search(r"[A-Za-z]{3,}", said), said
+
+
 @pytest.mark.parametrize("url, says", [
     ("/api/judge?day=丁卯&on=亥加丑&foo=1", "unknown parameter 'foo'"),
     ("/api/judge?day=丁卯&day=甲子&on=亥加丑", "day is given twice"),

@@ -28,7 +28,7 @@ KIND_NAMES = {"支": "某支", "天": "某支", "地": "某支", "上": "某支"
               "乙": "某支", "初": "初傳", "中": "中傳", "末": "末傳", "干": "某干", "將": "某將", "位": "某位",
               "行": "某行", "煞": "某煞", "局": "某", "干支": "某干支", "門": "某門", "體": "某體",
               "月": "某", "日": "某", "四時": "某時", "五時": "某時", "旬": "某旬", "問": "所問",
-              "規": "已成之條"}
+              "規": "已成之條", "距": "若干", "順": "若干"}
 # facts whose fields, when they hold variables, only name things the board has
 NAMING = {
     "日": {"干": "日干", "支": "日支", "干支": "日干支", "旬": "本旬", "旬首": "旬首", "旬尾": "旬尾", "陰陽": "日之陰陽"},
@@ -680,16 +680,18 @@ class _Way:
     def judged_lines(self):
         """[(line, what it says)]: each line with the part of the model it words, for WHY-NOT to judge on
         a board — ("same", v) a variable read at several places, ("judged", atom), ("dom", v) a narrowed
-        value, ("atom", atom), ("rel", i), ("test", t), ("neg", i)."""
+        value, ("atom", atom), ("rel", i), ("item", (i, the rule's own test or pattern that says the line
+        of relation i)), ("test", t), ("neg", i)."""
         w, out = self.w, []
-        rel_lines, self.kept_tied = [], set()
+        rel_lines, self.kept_tied, self.rel_items = [], set(), {}
         placed = False
         for i, (vs, tuples, label) in enumerate(w.rels):
             if not placed and self._placed_rel(vs) and self.placement():
                 rel_lines.append((self.placement(), ("placed", i)))
                 placed = True
                 continue
-            rel_lines += [(x, ("rel", i)) for x in self._relation(vs, tuples, label)]
+            rel_lines += [(x, ("rel", i) if x not in self.rel_items else ("item", (i, self.rel_items[x])))
+                          for x in self._relation(vs, tuples, label)]
         # a variable read at two places: one value
         for v, words in self.places.items():
             for other in words[1:]:
@@ -946,6 +948,7 @@ class _Way:
         said, out = set(), []
         alias = self.w.alias
         tables = [t for t in label.split("、") if t not in TEST_WORDS]
+        direct, said_tables = set(), set()     # tables the rule reads by a pattern of its own here; those said
         used_links = {self.derived[v][1] for v in self.derived if self.derived[v][1] is not None}
         by_link = {t for i, (t, _) in enumerate(self.w.links) if i in used_links}
         derived_here = {v for v in vs if v in self.derived and self.derived[v][1] is not None
@@ -956,6 +959,8 @@ class _Way:
                 continue
             if ("macro" in item or k in self.m.static_types) and not self._in_way(item):
                 continue                            # another way's relation (日干所生 or 克日干者)
+            if k in self.m.static_types:
+                direct.add(k)
             if k == "test":
                 (op, args), = item["test"].items()
                 if isinstance(args, list) and len(args) == 2 and all(isinstance(a, str) for a in args) and \
@@ -975,14 +980,17 @@ class _Way:
                         and alias.get(x) not in self.glued and "}{" not in (_fact_words(k, self.kb) or ""):
                     names[x] = KIND_NAMES[f]
             out.append(_item_words(item, names, self.kb))
+            self.rel_items.setdefault(out[-1], item)        # the line's own test or pattern, judged alone
             said |= roots
             self.kept_tied |= roots
+            said_tables.add(k)
+        unsaid = [t for t in tables if t in direct and t not in said_tables and t not in by_link]
         reached = set(said)
         for v in list(said):                        # a name reached from another (日干之祿 from 日干) says it
             while v in self.derived and self.derived[v][1] is not None:
                 v = self.derived[v][0]
                 reached.add(v)
-        if out and set(vs) <= reached:
+        if out and set(vs) <= reached and not unsaid:
             return out
         free = [i for i, v in enumerate(vs) if v not in derived_here]
         proj = {tuple(t[i] for i in free) for t in tuples}
@@ -991,7 +999,7 @@ class _Way:
             size *= len({t[i] for t in tuples})
         if len(proj) == size:                       # the names and each one's values say it all
             return out
-        left = [t for t in tables if t not in by_link] or tables
+        left = unsaid if out and set(vs) <= reached else [t for t in tables if t not in by_link] or tables
         names = [self._table_name(t) for t in left]
         if not names:
             return out
@@ -1188,19 +1196,42 @@ def _flat_cond(cond):
 
 
 def reporting_rule(kb, key):
-    """The rule whose firings report `key`, and the bindings that pin it to that entry."""
+    """The rule whose firings report `key`, and the bindings that pin it to that entry (kept on the
+    KB object, as the meaning is: a family's page asks it of every row)."""
+    memo = kb.__dict__.setdefault("_reporting_rule", {})
+    if key not in memo:
+        memo[key] = _reporting_rule(kb, key)
+    rule, b = memo[key]
+    return rule, dict(b)
+
+
+def reported_rows(kb, rule):
+    """The table rows a family rule reports by name (its `as:`), in the KB's order."""
+    return [r for r in kb.rows.values() if reporting_rule(kb, r.id)[0] is rule]
+
+
+def _reporting_rule(kb, key):
     if key in kb.rules:
         return kb.rules[key], {}
     row = kb.rows.get(key)
     if row is None:
         return None, {}
     ftype = kb.tables[row.table].fact_type
-    for r in kb.rules.values():
-        if not r.as_var:
-            continue
-        for item in _flat_cond(r.when):
-            if isinstance(item, dict) and ftype in item and item[ftype].get("id") == r.as_var:
-                return r, {r.as_var: key}
+    by_type = kb.__dict__.get("_reporting_by_type")
+    if by_type is None:                 # the first family rule (in the KB's order) reading each fact type by its id
+        by_type = {}
+        for r in kb.rules.values():
+            if not r.as_var:
+                continue
+            for item in _flat_cond(r.when):
+                if isinstance(item, dict):
+                    for t, pat in item.items():
+                        if isinstance(pat, dict) and pat.get("id") == r.as_var:
+                            by_type.setdefault(t, r)
+        kb.__dict__["_reporting_by_type"] = by_type
+    if ftype in by_type:
+        r = by_type[ftype]
+        return r, {r.as_var: key}
     got = sourced(kb, key)              # a row reached through a derived fact's 源 (a 神煞 row)
     if got is not None:
         return got[0], {got[0].as_var: key}
@@ -1622,6 +1653,8 @@ def _pattern_words(cond, b, kb, ref=None, fill=None):
             vals[f] = ""
     if tpl:                                     # a clause of a field the pattern does not read: not said
         tpl = re.sub(r"（[^（）{]*\{(\w+)\}[^（）]*）", lambda mm: "" if mm.group(1) not in vals else mm.group(0), tpl)
+        tpl = re.sub(r"，[^，（）]*\{\w+\}[^，（）]*", lambda mm: "" if any(
+            f not in vals for f in re.findall(r"\{(\w+)\}", mm.group(0))) else mm.group(0), tpl)
         try:
             return string.Formatter().vformat(tpl, (), _Missing(vals))
         except (IndexError, ValueError):

@@ -716,6 +716,73 @@ def _test_holds(t, env):
         return False
 
 
+def _item_vars(item):
+    """The variables an item of the rule (a test, a table's pattern) reads."""
+    def walk(c):
+        if isinstance(c, dict):
+            for v in c.values():
+                yield from walk(v)
+        elif isinstance(c, list):
+            for v in c:
+                yield from walk(v)
+        elif _is_var(c):
+            yield c
+    return list(walk(item))
+
+
+def _item_holds(item, w, fb, env, own=None):
+    """Does the board hold this one test or table pattern of the rule (日干 不在 初傳、中傳、末傳 之中;
+    初傳 與 日干，相距 1 位), its variables read as the way reads them?  None where a value it reads is
+    not on the board (or the item is a macro's): the relation it is part of decides."""
+    k = next(iter(item))
+    alias = w.alias
+
+    own = own or {}
+
+    def val(z):
+        if _is_var(z):
+            v = alias.get(z, z)
+            return own[v] if v in own else env[v] if v in env else None      # the entry's own row's cell first
+        return z
+    if k == "test":
+        (op, args), = item["test"].items()
+        if op not in TEST_FUNCS or not isinstance(args, list) or len(args) != 2:
+            return None
+        a, b = args
+        va = val(a)
+        vb = [val(e) for e in b] if isinstance(b, list) else val(b)
+        if va is None or vb is None or isinstance(vb, list) and None in vb:
+            return None
+        try:
+            return bool(TEST_FUNCS[op](va, vb))
+        except TypeError:
+            return None
+    pat = item.get(k)
+    if k == "macro" or not isinstance(pat, dict) or not fb.facts(k):
+        return None
+    want = {f: val(z) for f, z in pat.items()}
+    if any(z is None for z in want.values()) or any(isinstance(z, (dict, list)) for z in want.values()):
+        return None
+    return any(all(str(f.get(fl)) == str(z) for fl, z in want.items()) for f, _t in fb.facts(k))
+
+
+def _place_values(vars_, w, ww, fb, env):
+    """The board's values at the named places of these variables (日干 甲（寄寅）, never 日干 寅)."""
+    has = []
+    for v in dict.fromkeys(vars_):
+        name = ww.names.get(v)
+        if name and not name.startswith("某") and v not in ww.said:
+            if v in env:                            # a place the board has no value at: said by lacks, or 盤上無此
+                lodge = next((f for f, _ in fb.facts("位") if f.get("位") == "日干"), None) if name == "日干" else None
+                if lodge and lodge.get("干") and lodge.get("支") == env[v]:
+                    has.append(_choice_label("日干", "支", lodge))
+                else:
+                    has.append(f"{name} {env[v]}")
+            else:                                   # one of several places: the board's value at each
+                has += _choice_values(v, w, fb) or _class_values(v, w, ww, fb, name)
+    return has
+
+
 def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
     """Does the board hold this line (what: the model's part the line says)?  And the board's values
     at the places the line names: [「初傳 所乘之將 青龍」]."""
@@ -772,6 +839,15 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
         else:
             ok = False                              # a value the board does not give: not held
         vars_ = [v for v in vs if v in ww.places]
+    elif kind == "item":                            # the rule's own test or pattern, judged on its own values
+        i, item = x
+        vs = w.rels[i][0]
+        # held where the relation is (it holds each of its own items, or one of an any's) or the item
+        # is on its own values (日干 不在 三傳 while 初傳 is not next to 日干)
+        ok = all(v in env for v in vs) and tuple(env[v] for v in vs) in w.rels[i][1] or \
+            _item_holds(item, w, fb, env, getattr(ww, "rowvals", None)) is True
+        vars_ = list(dict.fromkeys(w.alias[u] for u in _item_vars(item) if w.alias.get(u) in ww.places))
+        wider = [v for v in vs if v in ww.places]   # where the item's own places say nothing: the relation's
     elif kind == "test":                            # over values a table gives (日干所屬局): looked up
         ok = _test_holds(x, env if all(v in env for v in x[1:] if _is_var(v)) else _link_env(w, fb, env))
         vars_ = [v for v in x[1:] if isinstance(v, str) and v in ww.places]
@@ -798,13 +874,9 @@ def judge_line(what, w, ww, fb, env, judged_ids, neg_held):
     if kind == "same":                              # one value read at several places: the board's at each
         has = _same_values(x, w, fb, env)
         vars_ = [] if has else vars_
-    for v in dict.fromkeys(vars_):
-        name = ww.names.get(v)
-        if name and not name.startswith("某") and v not in ww.said:
-            if v in env:                            # a place the board has no value at: said by lacks, or 盤上無此
-                has.append(f"{name} {env[v]}")
-            else:                                   # one of several places: the board's value at each
-                has += _choice_values(v, w, fb) or _class_values(v, w, ww, fb, name)
+    has += _place_values(vars_, w, ww, fb, env)
+    if kind == "item" and not has:
+        has += _place_values(wider, w, ww, fb, env)
     if kind == "atom" and x.fact == "盤" and not ok and "地" in x.fields:
         sky = x.fields.get("天")                    # 日干之長生 亥 臨 其所屬之墓 辰: where 亥 is on this board
         if _is_var(sky) and sky in env:
@@ -988,8 +1060,8 @@ def _judged_lines(kb, w, ww, lines, fb, env, judged_ids):
                 if names:
                     got[-1]["lacks"] = {lg: WORDS[lg]["lacks"]["判"].format(x=names) for lg in ("zh", "ja")}
             elif not ok and not got[-1]["facts"]:
-                keys = {v for v in w.rels[what[1]][0] if v not in {o for _, o in ww.own_outs}} \
-                    if what[0] in ("placed", "rel") else set()
+                keys = {v for v in w.rels[what[1] if what[0] != "item" else what[1][0]][0]
+                        if v not in {o for _, o in ww.own_outs}} if what[0] in ("placed", "rel", "item") else set()
                 atoms = [what[1]] if what[0] in ("atom", "judged", "seen") else \
                     [a for a in w.atoms if what[0] in ("dom", "same") and what[1] in a.fields.values()
                      or set(a.fields.values()) & keys]

@@ -68,7 +68,9 @@ LINES = {
     "yh-mouhai-shehu": ["所問 為 占人謀害己",
                         "或（干上 所乘之將 為 白虎或螣蛇｜干上 為 辰或戌｜本命或行年上見白虎或螣蛇所乘｜本命或行年上見辰或戌）"],
     "dq10-zhuang": ["已成 「悖戾格」或「充盈格」或「出三天格」或「出戶格」或「出陽格」或「登三天格」或「斷澗格」或「顧祖格」等 26 者之一",
-                    "日干 不在 初傳、中傳、末傳 之中"],
+                    "日干 不在 初傳、中傳、末傳 之中",
+                    # the table it reads inside any:, said by the table's own words (兩支相距 距 1)
+                    "或（初傳 與 日干，相距 1 位｜末傳 與 日干，相距 1 位）"],
     # a list a test reads, in words (never a Python list)
     "yh-gujiu-xin": ["所問 為 占沽酒", "某 在 寅或戌或辰 之中"],
     # a negated macro said by its own words, never the tables it reads (無（第七支 屬某；某 克 某；第八支 屬某）)

@@ -52,9 +52,8 @@ def rule_view(svc, key, lang="zh"):
                    for i in (e.meta.get(k) or [])] for k in ("defeats", "defeated_by", "conflicts")}
     reports = []
     if getattr(e, "as_var", None):
-        from liuren.explain.whynot import reporting_rule
-        reports = [{"id": r.id, "name": L.display_name(r, lang)} for r in svc.kb.rows.values()
-                   if reporting_rule(svc.kb, r.id)[0] is e]
+        from liuren.explain.conditions import reported_rows
+        reports = [{"id": r.id, "name": L.display_name(r, lang)} for r in reported_rows(svc.kb, e)]
     reading = L.plain(e.reading, svc.kb, lang, e)
     if lang == "ja" and L.ja_reading(e):          # the 日譯's words, the classical 斷 beside them
         reading = f"{L.ja_reading(e)}（{reading}）"

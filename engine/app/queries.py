@@ -144,13 +144,13 @@ def rule_detail(kb, e, lang=DEFAULT):
     if hasattr(e, "table") and e.table:
         d["table"] = e.table
     # a family rule and its rows: which rows it reports by name, which rule reports a row
-    from liuren.explain.whynot import reporting_rule
+    from liuren.explain.conditions import reported_rows, reporting_rule
     if e.id in kb.rows:
         fam, _ = reporting_rule(kb, e.id)
         if fam is not None:
             d["reported_by"] = fam.id
     elif getattr(e, "as_var", None):
-        d["reports"] = [f"{r.id} {r.name}" for r in kb.rows.values() if reporting_rule(kb, r.id)[0] is e]
+        d["reports"] = [f"{r.id} {r.name}" for r in reported_rows(kb, e)]
     return _plain(d)
 
 

@@ -32,7 +32,7 @@ def test_speedups_change_nothing():
     plain = build(eng.kb, indexed=False)
     plain.kb = eng.kb
     for i, day in enumerate(JIAZI[::7]):
-        for off in (0, 5, 6, 11):
+        for off in ((0, 6) if i % 2 else (5, 11)):      # each 月將 offset on every other day (18 boards)
             b = cast(day=day, jiang=BRANCHES[off], hour="子", month="庚寅" if i % 2 else "丙申", year=2026,
                      born=1980 + off, sex="m", night=bool(off % 2))
             assert firings(eng, b) == firings(plain, b), (day, off)

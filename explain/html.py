@@ -135,19 +135,25 @@ def declared_conflict(kb, a, b):
     """Does the KB declare that the judgments a and b contradict each other (the books' two views)?
     By `conflicts:` on either entry or on its table.  The table declared-conflicts is not read here:
     its rows name whole families by globs (神煞合參 …) to be read together, not two views."""
-    import fnmatch
+    return _conflicts(a, b, _declared_patterns(kb, a), _declared_patterns(kb, b))
 
-    def decl(x):
-        e = kb.entries.get(x)
-        if e is None:
-            return []
-        out = list(e.meta.get("conflicts") or [])
-        t = kb.tables.get(getattr(e, "table", None) or "")
-        if t is not None:
-            out += list(t.meta.get("conflicts") or [])
-        return out
-    return (any(fnmatch.fnmatchcase(b, pat) for pat in decl(a)) or
-            any(fnmatch.fnmatchcase(a, pat) for pat in decl(b)))
+
+def _declared_patterns(kb, x):
+    """The `conflicts:` patterns of entry x and of its table."""
+    e = kb.entries.get(x)
+    if e is None:
+        return []
+    out = list(e.meta.get("conflicts") or [])
+    t = kb.tables.get(getattr(e, "table", None) or "")
+    if t is not None:
+        out += list(t.meta.get("conflicts") or [])
+    return out
+
+
+def _conflicts(a, b, pa, pb):
+    import fnmatch
+    return (any(fnmatch.fnmatchcase(b, pat) for pat in pa) or
+            any(fnmatch.fnmatchcase(a, pat) for pat in pb))
 
 
 def judgment_groups(kb, r, keep, lang="zh", placements=False):
@@ -248,10 +254,14 @@ def two_views(kb, groups, lang="zh"):
     """Pairs of judgments on the board that the KB declares contradict each other (`conflicts:`):
     the books' two views, to be shown side by side, each with its sources."""
     items = [i for g in groups for i in g["entries"] if i["shown"]]
+    pats = {i["id"]: _declared_patterns(kb, i["id"]) for i in items}     # once per entry, not per pair
     pairs, seen = [], set()
     for i, a in enumerate(items):
+        pa = pats[a["id"]]
         for b in items[i + 1:]:
-            if a["id"] != b["id"] and (a["id"], b["id"]) not in seen and declared_conflict(kb, a["id"], b["id"]):
+            pb = pats[b["id"]]
+            if (pa or pb) and a["id"] != b["id"] and (a["id"], b["id"]) not in seen and \
+                    _conflicts(a["id"], b["id"], pa, pb):
                 seen.add((a["id"], b["id"]))
                 note = next((x.interpretation.get("chosen") for x in (kb.entries.get(a["id"]), kb.entries.get(b["id"]))
                              if x is not None and x.interpretation and x.interpretation.get("chosen")), "")

@@ -735,9 +735,7 @@ def _item_holds(item, w, fb, env, own=None):
     初傳 與 日干，相距 1 位), its variables read as the way reads them?  None where a value it reads is
     not on the board (or the item is a macro's): the relation it is part of decides."""
     k = next(iter(item))
-    alias = w.alias
-
-    own = own or {}
+    alias, own = w.alias, own or {}
 
     def val(z):
         if _is_var(z):

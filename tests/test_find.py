@@ -520,6 +520,23 @@ def test_cross_table_text_json_and_page(ix, cli_ix, capsys, client):
     assert list(c1) == list("子丑寅卯辰巳午未申酉戌亥") and sum(c1.values()) == F.find(ix, "斬首", limit=0)["count"]
 
 
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+def test_the_page_offers_count_by_keys_in_its_own_words(ix, client, lang):
+    """The count box offers each key by the word the page says it with (never month, gate …), and each
+    word it offers counts as the key does."""
+    from liuren.explain.words import WORDS
+    page = client.get("/find", params={"lang": lang}).text
+    box = page.split('id="count_by"')[1].split("</datalist>")[0]
+    offered = re.findall(r'(?:value|placeholder)="([^"]*)"', box)
+    assert len(offered) >= 9 and not any(re.search(r"[A-Za-z]", x) for x in offered), offered
+    words = WORDS[lang]["find_by_keys"]
+    assert f'placeholder="{words["month"]},{words["gate"]}"' in box
+    for key, word in words.items():
+        assert f'<option value="{word}">' in box
+        assert F.find(ix, "斬首", count_by_key=word, limit=0)["counts"] == \
+            F.find(ix, "斬首", count_by_key=key, limit=0)["counts"], (key, word)
+
+
 def test_cooccur_sorted_by_lift_or_count(ix, client):
     by_lift = F.cooccur(ix, "返吟", limit=50)["cooccur"]
     by_count = F.cooccur(ix, "返吟", limit=50, sort="count")["cooccur"]

@@ -12,6 +12,9 @@ from liuren.casting.cast import generals
 from liuren.casting.symbols import BRANCHES, JIAZI
 from liuren.knowledge.kbload import load_kb
 
+# one worker judges the 720 lessons once for all of this module's tests (its lru_cache), not once on each
+pytestmark = pytest.mark.xdist_group("daquan-juan01")
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEEDS = pathlib.Path(os.environ.get("LIUREN_SEEDS") or ROOT.parent / "shared" / "seeds")
 SEED = SEEDS / "101_liuren_daquan_juan01.txt"

@@ -12,6 +12,9 @@ import pytest
 from liuren.casting.symbols import BRANCHES, JIAZI
 from helpers import fired
 
+# one worker judges the 720 lessons once for all of this module's tests (its lru_cache), not once on each
+pytestmark = pytest.mark.xdist_group("daquan-juan11")
+
 
 def shift(on):
     """「X加Y」 -> the 月將 that sits on 子 on that plate."""

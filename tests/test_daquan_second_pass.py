@@ -12,6 +12,9 @@ from liuren import judge
 from liuren.casting.symbols import BRANCHES, JIAZI
 from helpers import fired
 
+# one worker judges the 720 lessons once for all of this module's tests (its lru_cache), not once on each
+pytestmark = pytest.mark.xdist_group("daquan-second-pass")
+
 MONTH = "丙寅"
 
 

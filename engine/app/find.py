@@ -288,15 +288,16 @@ def by_keys(ix=None):
     return COUNT_BY + (KE_KEY,) + POSITIONS + GENERALS
 
 
-# a count-by key by the words the find page offers it under (zh and ja), beside its own name
-_BY_WORDS = {"課（日與月將）": "lesson", "課（日と月将）": "lesson", "日與月將": "lesson", "日と月将": "lesson",
-             "課體": "ke", "課体": "ke", "所變": "dim", "変えたもの": "dim", "昼夜": "daynight"}
+def _by_word(b):
+    """A count-by key by the word the find page offers it under (in any of its languages), else None."""
+    from liuren.explain.words import WORDS
+    return next((k for lang in WORDS.values() for k, w in (lang.get("find_by_keys") or {}).items() if w == b), None)
 
 
 def _by_key(by):
     b = by.strip()
-    if b in _BY_WORDS:
-        return _BY_WORDS[b]
+    if _by_word(b) is not None:
+        return _by_word(b)
     if b in ("課", "體"):
         return KE_KEY
     if b in _KEYS and _KEYS[b] in ("month", "day", "daynight"):
